@@ -1,0 +1,37 @@
+# medviz — two entry points (see README): `make lab` and `make test`.
+# Needs only Python >= 3.11, pip and make. Everything goes into ./.venv.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.medviz-installed
+MAIN_NOTEBOOK := notebooks/battle-branching.ipynb
+LAB_PORT ?= 8888
+
+.PHONY: lab test setup bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "medviz needs Python >= 3.11; found " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,lab]'
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (medviz)' >/dev/null
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+## Main job: JupyterLab on localhost, opened on the main notebook; prints its URL; no browser needed.
+lab: $(STAMP)
+	$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+		--ServerApp.root_dir=$(CURDIR) $(MAIN_NOTEBOOK)
+
+## Whole test suite: unit, property, golden, notebooks (nbval).
+test: $(STAMP)
+	$(BIN)/python -m pytest --nbval-lax $(PYTEST_ARGS)
+
+## Benchmarks print rates and ratios measured side by side in one run.
+bench: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

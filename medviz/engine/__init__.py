@@ -1,0 +1,35 @@
+"""Ruleset-agnostic core: dice by meaning, decisions, events, histories and branches.
+
+Pure Python: never imports plotly, ipywidgets or geopandas.
+"""
+
+from __future__ import annotations
+
+from medviz.engine.errors import DataError, IllegalAction, MalformedInput, MedvizError, UnknownReference
+from medviz.engine.events import (
+    ChangeEvent,
+    DecisionEvent,
+    DrawEvent,
+    Event,
+    PhaseEvent,
+    ReportEvent,
+    RollEvent,
+)
+from medviz.engine.game import Context, GameSpec, Ruleset, Snapshot, Task
+from medviz.engine.history import FORMAT, VERSION, History, HistoryDiff, diff, play, write_atomic
+from medviz.engine.policy import (
+    DecisionPoint,
+    FirstOptionPolicy,
+    Policy,
+    RandomPolicy,
+    ScriptedPolicy,
+    parse_policy,
+)
+
+__all__ = [
+    "FORMAT", "VERSION", "ChangeEvent", "Context", "DataError", "DecisionEvent", "DecisionPoint",
+    "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "IllegalAction",
+    "MalformedInput", "MedvizError", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
+    "RollEvent", "Ruleset", "ScriptedPolicy", "Snapshot", "Task", "UnknownReference", "diff",
+    "parse_policy", "play", "write_atomic",
+]

@@ -1,0 +1,200 @@
+"""Immutable, typed events: the history of a game is a list of these.
+
+Kinds: ``phase`` (a phase begins), ``decision`` (a player chose among legal options),
+``roll`` (dice), ``draw`` (a random draw from a pool, e.g. a stratagem marker from the cup),
+``change`` (a state change, applied by the ruleset's reducer) and ``report`` (a result worth
+showing that changes nothing by itself, e.g. the table result of a combat roll).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from medviz.engine import dice as _dice
+from medviz.engine.errors import MalformedInput
+
+
+class FrozenDict(Mapping[str, Any]):
+    """A read-only, hashable mapping used inside events."""
+
+    __slots__ = ("_d", "_h")
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._d: dict[str, Any] = {k: freeze(v) for k, v in (data or {}).items()}
+        self._h: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._d[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        if self._h is None:
+            self._h = hash(tuple(self._d.items()))
+        return self._h
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self._d) == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._d!r})"
+
+
+def freeze(value: Any) -> Any:
+    """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
+    if isinstance(value, FrozenDict):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenDict(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Turn frozen data back into plain JSON-ready dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Fields every event has; ``automatic`` marks transitions nobody chose."""
+
+    kind: ClassVar[str] = "event"
+    seq: int
+    turn: int | None = None
+    phase: str | None = None
+    actor: str | None = None
+    automatic: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-JSON dict with ``kind`` first; ``None`` fields and false flags are left out."""
+        out: dict[str, Any] = {"seq": self.seq, "kind": self.kind}
+        for f in fields(self):
+            if f.name == "seq":
+                continue
+            v = getattr(self, f.name)
+            if v is None or (f.name in _OMIT_FALSE and v is False):
+                continue
+            out[f.name] = thaw(v)
+        return out
+
+
+_OMIT_FALSE = frozenset({"automatic"})
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseEvent(Event):
+    """A phase (or the game's end) begins."""
+
+    kind: ClassVar[str] = "phase"
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RollEvent(Event):
+    """A roll of dice with a stable id naming what it is for."""
+
+    kind: ClassVar[str] = "roll"
+    roll: str = ""
+    dice: str = "1d6"
+    faces: tuple[int, ...] = ()
+    natural: int = 0
+    value: int = 0
+    overridden: bool = False
+    purpose: str = ""
+    effects: FrozenDict | None = None  # face -> what it would mean, where the rules code knows
+
+    @property
+    def probability(self) -> Fraction:
+        """Probability of the value shown (not of the natural value)."""
+        return _dice.probability(self.dice, self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent(Event):
+    """A random draw from a pool (a stratagem marker from the cup, a replacement King)."""
+
+    kind: ClassVar[str] = "draw"
+    draw: str = ""
+    pool: tuple[str, ...] = ()  # every item in the pool, repeated by multiplicity, sorted
+    natural: str = ""
+    value: str = ""
+    overridden: bool = False
+    purpose: str = ""
+
+    @property
+    def probability(self) -> Fraction:
+        """Probability of drawing the value shown."""
+        return Fraction(self.pool.count(self.value), len(self.pool)) if self.pool else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionEvent(Event):
+    """A player chose among the legal options at a decision point with a stable id."""
+
+    kind: ClassVar[str] = "decision"
+    decision: str = ""
+    options: tuple[Any, ...] = ()
+    choice: Any = None
+    legal_options: int = 0
+    source: str = "policy"  # policy | recorded | forced
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeEvent(Event):
+    """A state change, applied to the state by the ruleset's reducer."""
+
+    kind: ClassVar[str] = "change"
+    change: str = ""
+    data: FrozenDict = field(default_factory=FrozenDict)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportEvent(Event):
+    """A result worth showing that does not itself change the state."""
+
+    kind: ClassVar[str] = "report"
+    report: str = ""
+    data: FrozenDict = field(default_factory=FrozenDict)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (PhaseEvent, RollEvent, DrawEvent, DecisionEvent, ChangeEvent, ReportEvent)
+}
+_FIELD_NAMES = {k: {f.name for f in fields(cls)} for k, cls in EVENT_TYPES.items()}
+
+
+def event_from_dict(d: Mapping[str, Any], where: str = "event") -> Event:
+    """Rebuild an event from its JSON dict; unknown kinds or fields are ``MalformedInput``."""
+    if not isinstance(d, Mapping):
+        raise MalformedInput(f"{where}: expected an object, got {type(d).__name__}")
+    kind = d.get("kind")
+    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise MalformedInput(f"{where}: unknown event kind {kind!r}")
+    names = _FIELD_NAMES[kind]  # type: ignore[index]
+    extra = set(d) - names - {"kind"}
+    if extra:
+        raise MalformedInput(f"{where}: unexpected field(s) {sorted(extra)} for a {kind} event")
+    if not isinstance(d.get("seq"), int):
+        raise MalformedInput(f"{where}: 'seq' must be a whole number")
+    kwargs = {k: freeze(v) for k, v in d.items() if k != "kind"}
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise MalformedInput(f"{where}: {exc}") from None

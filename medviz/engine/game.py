@@ -1,0 +1,293 @@
+"""The deterministic runner: a ruleset's tasks, a context that records every event.
+
+A game is a deterministic function of (ruleset, scenario, options, seed, players, overrides,
+recorded decisions). The ruleset supplies an initial state and an agenda of ``Task``s; the
+runner pops tasks one at a time and the task's rule code talks to the ``Context``: it begins
+phases, rolls dice, draws from pools, asks players to decide, and changes the state only
+through ``Context.change`` so the state is always a fold of the change events.
+
+Before every task flagged ``checkpoint`` the runner keeps a snapshot (state + agenda), so a
+branch re-runs from the latest snapshot before the changed roll instead of from the start.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from medviz.engine import dice as _dice
+from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.events import (
+    ChangeEvent,
+    DecisionEvent,
+    DrawEvent,
+    Event,
+    FrozenDict,
+    PhaseEvent,
+    ReportEvent,
+    RollEvent,
+    freeze,
+)
+from medviz.engine.policy import DecisionPoint, Policy, canonical, choose_checked
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One step of a ruleset's flow: a name and frozen arguments; ``checkpoint`` keeps a snapshot."""
+
+    name: str
+    args: FrozenDict = field(default_factory=FrozenDict)
+    checkpoint: bool = False
+
+    @staticmethod
+    def of(name: str, checkpoint: bool = False, **args: Any) -> Task:
+        """Build a task from keyword arguments."""
+        return Task(name, FrozenDict(args), checkpoint)
+
+
+class Ruleset(Protocol):
+    """What a game supplies to the engine (see ``medviz.rules.medempires`` for one)."""
+
+    game: str
+    policies: Mapping[str, Callable[..., Policy]]
+
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
+        """Validate the options; return the initial state and agenda (first task first)."""
+        ...
+
+    def run_task(self, task: Task, state: Any, ctx: Context) -> None:
+        """Carry out one task, talking to ``ctx``."""
+        ...
+
+    def apply(self, state: Any, event: ChangeEvent) -> None:
+        """Apply one change event to the state (the reducer)."""
+        ...
+
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of the state."""
+        ...
+
+    def outcome(self, state: Any) -> dict[str, Any]:
+        """The outcome of a finished game, as plain JSON data."""
+        ...
+
+    def describe(self, event: Event) -> str:
+        """The event in plain words."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that determines a game: same spec, same history, byte for byte."""
+
+    ruleset: Ruleset
+    scenario: str
+    options: Mapping[str, Any]
+    seed: int
+    players: Mapping[str, Policy]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    #: Recorded decisions: decision id -> (actor, choice); reused while legal for the same actor.
+    recorded: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
+    #: Who made each recorded choice (``policy``, ``human``...); a reused choice keeps its label.
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    def with_override(self, roll_id: str, value: Any, recorded: Mapping[str, tuple[str, Any]],
+                      sources: Mapping[str, str]) -> GameSpec:
+        """The same game with one more die override and the parent's decisions on record."""
+        return GameSpec(
+            self.ruleset, self.scenario, self.options, self.seed, self.players,
+            {**self.overrides, roll_id: value}, recorded, sources,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The state before event ``seq``, with the agenda that produces the rest."""
+
+    seq: int
+    state: Any
+    agenda: tuple[Task, ...]
+    turn: int | None
+    phase: str | None
+
+
+class Context:
+    """The rule code's only door to dice, players and the state; records every event."""
+
+    def __init__(self, spec: GameSpec, state: Any, agenda: list[Task], events: list[Event],
+                 turn: int | None = None, phase: str | None = None) -> None:
+        self.spec = spec
+        self.state = state
+        self.agenda = agenda
+        self.events = events
+        self.turn = turn
+        self.phase = phase
+        self._ids: set[str] = set()
+        for e in events:
+            key = _event_id(e)
+            if key:
+                self._ids.add(key)
+
+    # -- flow --------------------------------------------------------------------------------
+    def schedule(self, *tasks: Task) -> None:
+        """Run ``tasks`` next, in the order given, before anything already on the agenda."""
+        self.agenda.extend(reversed(tasks))
+
+    def begin_phase(self, name: str, turn: int | None = None, automatic: bool = True) -> None:
+        """Record that a phase begins (an automatic transition unless a player caused it)."""
+        if turn is not None:
+            self.turn = turn
+        self.phase = name
+        self._emit(PhaseEvent, automatic=automatic, name=name)
+
+    # -- chance ------------------------------------------------------------------------------
+    def roll(self, roll_id: str, dice: str = "1d6", *, actor: str | None = None,
+             purpose: str = "", effects: Mapping[int, str] | None = None) -> int:
+        """Roll ``dice`` for the purpose named by ``roll_id``; an override replaces the natural value."""
+        self._claim(roll_id)
+        faces = _dice.natural_faces(self.spec.seed, roll_id, dice)
+        natural = sum(faces)
+        value = natural
+        overridden = False
+        if roll_id in self.spec.overrides:
+            value = _dice.check_value(dice, self.spec.overrides[roll_id], f"override {roll_id}: ")
+            overridden = value != natural
+            faces = _dice.faces_for_total(dice, value, faces)
+        self._emit(RollEvent, actor=actor, roll=roll_id, dice=dice, faces=faces, natural=natural,
+                   value=value, overridden=overridden, purpose=purpose,
+                   effects=FrozenDict({str(k): v for k, v in effects.items()}) if effects else None)
+        return value
+
+    def draw(self, draw_id: str, pool: Sequence[str], *, actor: str | None = None,
+             purpose: str = "") -> str:
+        """Draw one item at random from ``pool`` (items repeated by multiplicity)."""
+        self._claim(draw_id)
+        items = tuple(sorted(pool))
+        natural = items[_dice.natural_index(self.spec.seed, draw_id, len(items))]
+        value = natural
+        if draw_id in self.spec.overrides:
+            wanted = self.spec.overrides[draw_id]
+            if wanted not in items:
+                raise MalformedInput(
+                    f"override {draw_id}: {wanted!r} is not in the pool ({', '.join(sorted(set(items)))})"
+                )
+            value = wanted
+        self._emit(DrawEvent, actor=actor, draw=draw_id, pool=items, natural=natural, value=value,
+                   overridden=value != natural, purpose=purpose)
+        return value
+
+    # -- players -----------------------------------------------------------------------------
+    def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, prompt: str = "") -> Any:
+        """Ask ``actor``'s policy to choose among ``options``; a recorded choice is reused while legal."""
+        self._claim(decision_id)
+        opts = tuple(freeze(o) for o in options)
+        if not opts:
+            raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
+        if len(opts) == 1:
+            self._emit(DecisionEvent, actor=actor, automatic=True, decision=decision_id, options=opts,
+                       choice=opts[0], legal_options=1, source="forced", prompt=prompt)
+            return opts[0]
+        source = "policy"
+        choice: Any = None
+        rec = self.spec.recorded.get(decision_id)
+        if rec is not None and rec[0] == actor:
+            wanted = canonical(rec[1])
+            for o in opts:
+                if canonical(o) == wanted:
+                    choice, source = o, self.spec.sources.get(decision_id, "recorded")
+                    break
+            else:
+                self._emit(ReportEvent, actor=actor, report="recorded-choice-illegal",
+                           data=FrozenDict({"decision": decision_id, "choice": rec[1]}))
+        if choice is None and source == "policy":
+            policy = self.spec.players.get(actor)
+            if policy is None:
+                raise UnknownReference(f"decision {decision_id}: no player for actor {actor!r}")
+            point = DecisionPoint(decision_id, actor, opts, self.state, prompt, self.turn, self.phase)
+            choice = freeze(choose_checked(policy, point))
+        self._emit(DecisionEvent, actor=actor, decision=decision_id, options=opts, choice=choice,
+                   legal_options=len(opts), source=source, prompt=prompt)
+        return choice
+
+    # -- state -------------------------------------------------------------------------------
+    def change(self, change: str, *, actor: str | None = None, automatic: bool = False,
+               **data: Any) -> None:
+        """Record a state change and apply it through the ruleset's reducer."""
+        event = self._emit(ChangeEvent, actor=actor, automatic=automatic, change=change,
+                           data=FrozenDict(data))
+        self.spec.ruleset.apply(self.state, event)  # type: ignore[arg-type]
+
+    def report(self, report: str, *, actor: str | None = None, automatic: bool = True,
+               **data: Any) -> None:
+        """Record a result worth showing (no state change)."""
+        self._emit(ReportEvent, actor=actor, automatic=automatic, report=report, data=FrozenDict(data))
+
+    # -- internals ---------------------------------------------------------------------------
+    def _claim(self, key: str) -> None:
+        if key in self._ids:
+            raise RuntimeError(f"id {key!r} used twice in one game: rule code must address by meaning")
+        self._ids.add(key)
+
+    def _emit(self, cls: type[Event], **kw: Any) -> Event:
+        event = cls(seq=len(self.events), turn=self.turn, phase=self.phase, **kw)
+        self.events.append(event)
+        return event
+
+
+def _event_id(e: Event) -> str | None:
+    if isinstance(e, RollEvent):
+        return e.roll
+    if isinstance(e, DrawEvent):
+        return e.draw
+    if isinstance(e, DecisionEvent):
+        return e.decision
+    return None
+
+
+@dataclass
+class RunResult:
+    """What a run produced: events, snapshots, the final state."""
+
+    events: list[Event]
+    snapshots: list[Snapshot]
+    state: Any
+
+
+MAX_TASKS = 1_000_000
+
+
+def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = ()) -> RunResult:
+    """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it)."""
+    rs = spec.ruleset
+    if start is None:
+        state, agenda_list = rs.setup(spec.scenario, spec.options)
+        agenda = list(reversed(agenda_list))
+        ctx = Context(spec, state, agenda, [])
+    else:
+        ctx = Context(spec, rs.copy_state(start.state), list(start.agenda), list(prefix),
+                      start.turn, start.phase)
+    snapshots: list[Snapshot] = []
+    steps = 0
+    while ctx.agenda:
+        steps += 1
+        if steps > MAX_TASKS:
+            raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")
+        task = ctx.agenda.pop()
+        if task.checkpoint or not snapshots:
+            snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
+                                      tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
+        rs.run_task(task, ctx.state, ctx)
+    return RunResult(ctx.events, snapshots, ctx.state)
+
+
+def check_overrides_used(overrides: Mapping[str, Any], events: Sequence[Event]) -> None:
+    """Every override must address a roll or draw that happens; else name it and the near misses."""
+    happened = [k for e in events if (k := _event_id(e)) and not isinstance(e, DecisionEvent)]
+    have = set(happened)
+    for key in overrides:
+        if key not in have:
+            close = difflib.get_close_matches(key, happened, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UnknownReference(f"roll id {key!r} never happens in this game{hint}")

@@ -1,0 +1,134 @@
+"""Players: a ``Policy`` chooses among the legal options at a decision point.
+
+Policies here are ruleset-agnostic. A ruleset may offer more (heuristic, historical) and
+registers them by name so a saved history can name its players (``spec``) and be re-run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from medviz.engine.dice import natural_index
+from medviz.engine.errors import MalformedInput
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """What a policy sees: a stable id, who decides, the legal options and the state."""
+
+    decision: str
+    actor: str
+    options: tuple[Any, ...]
+    state: Any = None
+    prompt: str = ""
+    turn: int | None = None
+    phase: str | None = None
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses one of ``point.options``; must be deterministic for a given point and state."""
+
+    spec: str
+
+    def choose(self, point: DecisionPoint) -> Any: ...
+
+
+def canonical(option: Any) -> str:
+    """A stable text form of an option, for comparing recorded choices with legal ones."""
+    return json.dumps(option, sort_keys=True, separators=(",", ":"), default=_jsonable)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"not JSON-able: {value!r}")
+
+
+@dataclass
+class RandomPolicy:
+    """Uniformly random among legal options, addressed by (seed, decision id) like dice."""
+
+    seed: int = 0
+
+    @property
+    def spec(self) -> str:
+        return f"random:{self.seed}"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        return point.options[natural_index(self.seed, "policy/" + point.decision, len(point.options))]
+
+
+@dataclass
+class FirstOptionPolicy:
+    """Always the first legal option (rules code lists the conservative option first)."""
+
+    spec: str = "first"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        return point.options[0]
+
+
+@dataclass
+class ScriptedPolicy:
+    """Plays recorded choices by decision id; falls back to another policy for the rest."""
+
+    choices: Mapping[str, Any] = field(default_factory=dict)
+    fallback: Policy = field(default_factory=FirstOptionPolicy)
+
+    @property
+    def spec(self) -> str:
+        return f"scripted/{self.fallback.spec}"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        if point.decision in self.choices:
+            wanted = canonical(self.choices[point.decision])
+            for option in point.options:
+                if canonical(option) == wanted:
+                    return option
+            raise MalformedInput(
+                f"decision {point.decision}: scripted choice {self.choices[point.decision]!r} "
+                f"is not among the legal options {list(point.options)!r}"
+            )
+        return self.fallback.choose(point)
+
+
+def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
+    """Build a policy from its spec: ``random:SEED``, ``first``, or a name in ``extra``."""
+    name, _, arg = spec.partition(":")
+    if name == "random":
+        try:
+            return RandomPolicy(int(arg or 0))
+        except ValueError:
+            raise MalformedInput(f"policy {spec!r}: the seed after 'random:' must be a whole number") from None
+    if name == "first":
+        return FirstOptionPolicy()
+    if extra and name in extra:
+        factory = extra[name]
+        return factory(arg) if arg else factory()
+    known = ["random[:SEED]", "first", *sorted(extra or ())]
+    raise MalformedInput(f"unknown policy {spec!r}; known: {', '.join(known)}")
+
+
+def choose_checked(policy: Policy, point: DecisionPoint) -> Any:
+    """Ask ``policy`` and check that its answer is one of the legal options."""
+    choice = policy.choose(point)
+    wanted = canonical(choice)
+    if not any(canonical(o) == wanted for o in point.options):
+        raise MalformedInput(
+            f"decision {point.decision}: policy {policy.spec} chose {choice!r}, "
+            f"which is not a legal option"
+        )
+    return choice
+
+
+def option_index(options: Sequence[Any], choice: Any) -> int | None:
+    """Index of ``choice`` among ``options`` by canonical form, or ``None``."""
+    wanted = canonical(choice)
+    for i, o in enumerate(options):
+        if canonical(o) == wanted:
+            return i
+    return None

@@ -1,0 +1,1 @@
+"""Rulesets: one package per game, data files plus thin rule code."""

@@ -1,0 +1,1 @@
+"""Mediterranean Empires (S&T 330): rules data and thin rule code."""

@@ -1,0 +1,217 @@
+"""The Mediterranean Empires ruleset as the engine sees it: scenarios, tasks, reducer, words.
+
+Scenarios register here. ``battle`` resolves one battle between two forces in one area (the
+combat slice, 10.3 and 11.3); the whole-game scenarios register their tasks and reducers the
+same way (``register_scenario``, ``TASKS``, ``REDUCERS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
+from medviz.engine.game import Context, Task
+from medviz.engine.policy import Policy
+from medviz.rules.datafiles import load_toml
+from medviz.rules.medempires import combat
+from medviz.rules.medempires.combat import BattleState
+from medviz.rules.medempires.odds import Doctrine
+
+
+@lru_cache(maxsize=1)
+def power_ids() -> tuple[str, ...]:
+    """Ids of every power in data/powers.toml."""
+    return tuple(p["id"] for p in load_toml(combat.DATA / "powers.toml")["power"])
+
+
+# --------------------------------------------------------------------------------------------
+# Scenario registry
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scenario:
+    """How a scenario sets up, copies and judges its state."""
+
+    name: str
+    setup: Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]
+    copy_state: Callable[[Any], Any]
+    outcome: Callable[[Any], dict[str, Any]]
+    actors: tuple[str, ...]
+
+
+SCENARIOS: dict[str, Scenario] = {}
+TASKS: dict[str, Callable[..., None]] = {}
+REDUCERS: dict[str, Callable[[Any, ChangeEvent], None]] = {}
+
+
+def register_scenario(s: Scenario) -> None:
+    """Make a scenario known to the ruleset."""
+    SCENARIOS[s.name] = s
+
+
+# --------------------------------------------------------------------------------------------
+# The battle scenario
+# --------------------------------------------------------------------------------------------
+@dataclass
+class BattleGame:
+    """State of the ``battle`` scenario: one battle."""
+
+    battle: BattleState
+
+
+BATTLE_OPTIONS = ("attacker", "defender", "city", "ops", "interception")
+
+
+def new_battle(options: Mapping[str, Any], prefix: str = "battle-1") -> BattleState:
+    """A battle from options ``attacker``/``defender`` (SPEC strings), ``city``, ``ops``, ``interception``."""
+    unknown = sorted(set(options) - set(BATTLE_OPTIONS))
+    if unknown:
+        raise MalformedInput(f"battle options: unknown option(s) {unknown}; known: {list(BATTLE_OPTIONS)}")
+    for need in ("attacker", "defender"):
+        if not isinstance(options.get(need), str):
+            raise MalformedInput(f"battle options: {need!r} must be a force SPEC such as 'aragon:2FA,1L,K2'")
+    att = combat.parse_force(options["attacker"], "attacker", power_ids(), "attacker")
+    dfd = combat.parse_force(options["defender"], "defender", power_ids(), "defender")
+    if len({p for p, _ in att.units}) > 1:
+        from medviz.engine.errors import IllegalAction
+
+        raise IllegalAction("attacker: a force cannot consist of units of different powers", "10.0")
+    kind = combat.battle_kind(att, dfd)
+    ops = options.get("ops", 0)
+    if isinstance(ops, bool) or not isinstance(ops, int) or ops < 0:
+        raise MalformedInput(f"battle options: ops must be a whole number >= 0, not {ops!r}")
+    city = bool(options.get("city", False))
+    if city and kind == "sea":
+        raise MalformedInput("battle options: a naval battle is fought in a sea area, which has no city")
+    b = BattleState(prefix, kind, city, {"attacker": att, "defender": dfd}, ops=ops,
+                    may_avoid=not options.get("interception", False))
+    b.initial = {s: dict(b.sides[s].units) for s in combat.SIDES}
+    return b
+
+
+def _battle_setup(options: Mapping[str, Any]) -> tuple[BattleGame, list[Task]]:
+    return BattleGame(new_battle(options)), [Task.of("battle.combat", checkpoint=True)]
+
+
+def _battle_copy(g: BattleGame) -> BattleGame:
+    return BattleGame(g.battle.copy())
+
+
+def _battle_outcome(g: BattleGame) -> dict[str, Any]:
+    return combat.battle_outcome(g.battle)
+
+
+register_scenario(Scenario("battle", _battle_setup, _battle_copy, _battle_outcome, ("attacker", "defender")))
+
+TASKS["battle.combat"] = lambda s, ctx: combat.task_combat(s.battle, ctx)
+TASKS["battle.round"] = lambda s, ctx, table, roller: combat.task_round(s.battle, ctx, table, roller)
+TASKS["battle.end"] = lambda s, ctx: combat.task_end(s.battle, ctx)
+for _name in ("battle-eliminate", "battle-marker-spent", "battle-result", "battle-king-killed",
+              "battle-avoided", "battle-raiders-only", "battle-ops-spent", "battle-combat-begins",
+              "battle-round-begins", "battle-ends"):
+    REDUCERS[_name] = lambda s, e, _n=_name: combat.apply_battle_change(s.battle, _n, e.data)
+
+
+# --------------------------------------------------------------------------------------------
+# Plain words
+# --------------------------------------------------------------------------------------------
+def describe(event: Event) -> str:
+    """One event in plain words (for logs, notebooks and exported replays)."""
+    who = event.actor or ""
+    if isinstance(event, PhaseEvent):
+        return f"Turn {event.turn}: {event.name}" if event.turn else f"{event.name.capitalize()}"
+    if isinstance(event, RollEvent):
+        mark = f" (changed from {event.natural})" if event.overridden else ""
+        meaning = f" → {event.effects[str(event.value)]}" if event.effects and str(event.value) in event.effects else ""
+        return f"{who} rolls {event.dice} for {event.purpose or event.roll}: {event.value}{mark}{meaning}"
+    if isinstance(event, DrawEvent):
+        mark = f" (changed from {event.natural})" if event.overridden else ""
+        return f"{who} draws {event.value}{mark} ({event.purpose or event.draw})"
+    if isinstance(event, DecisionEvent):
+        how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
+        return f"{who} decides {event.decision.rsplit('/', 1)[-1]}: {event.choice}{how}"
+    if isinstance(event, ChangeEvent):
+        d = event.data
+        c = event.change
+        if c == "battle-eliminate":
+            return f"{d['side']} loses a {d['power']} {combat.UNIT_NAMES.get(d['unit'], d['unit'])}"
+        if c == "battle-result":
+            return (f"{d['roller']} rolls {d['roll']}{d['drm']:+d} = {d['modified']} on the {d['table']} table, "
+                    f"column {d['column']}: {d['result']}")
+        if c == "battle-marker-spent":
+            return f"{d['side']} expends {combat.MARKER_NAMES.get(d['marker'], d['marker'])} ({d['use']})"
+        if c == "battle-king-killed":
+            return f"the {d['power']} King with the {d['side']} is killed (8.1)"
+        if c == "battle-avoided":
+            return "the defender avoids combat (10.3.1)"
+        if c == "battle-raiders-only":
+            return "only the attacker's raiders fight (10.3.1)"
+        if c == "battle-ops-spent":
+            return f"the attacker spends {d['ops']} OPs to attack again"
+        if c == "battle-ends":
+            return f"the battle ends: winner {d['winner']}"
+        if c in ("battle-combat-begins", "battle-round-begins"):
+            return c.replace("battle-", "").replace("-", " ")
+        return f"{c}: {dict(d)}"
+    if isinstance(event, ReportEvent):
+        d = event.data
+        if event.report == "initiative":
+            return f"initiative: attacker {d['attacker']} vs defender {d['defender']}, {d['winner']} wins"
+        if event.report == "avoid-result":
+            return f"avoid roll {d['roll']}{d['drm']:+d} = {d['modified']}: {d['result']}"
+        if event.report == "combat-declared":
+            return f"combat declared: {d['attacker']} attacking unit(s) against {d['defender']}"
+        return f"{event.report}: {dict(d)}"
+    return repr(event)
+
+
+# --------------------------------------------------------------------------------------------
+# The ruleset object
+# --------------------------------------------------------------------------------------------
+class MedEmpires:
+    """Mediterranean Empires for the engine."""
+
+    game = "medempires"
+
+    @property
+    def policies(self) -> Mapping[str, Callable[..., Policy]]:
+        """Ruleset-specific players by spec name."""
+        return {"doctrine": lambda arg="": Doctrine.from_spec(arg)}
+
+    def _scenario(self, name: str) -> Scenario:
+        s = SCENARIOS.get(name)
+        if s is None:
+            raise UnknownReference(f"unknown scenario {name!r}; known: {', '.join(sorted(SCENARIOS))}")
+        return s
+
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
+        return self._scenario(scenario).setup(options)
+
+    def run_task(self, task: Task, state: Any, ctx: Context) -> None:
+        TASKS[task.name](state, ctx, **task.args)
+
+    def apply(self, state: Any, event: ChangeEvent) -> None:
+        REDUCERS[event.change](state, event)
+
+    def copy_state(self, state: Any) -> Any:
+        for s in SCENARIOS.values():
+            if isinstance(state, BattleGame) and s.name == "battle":
+                return s.copy_state(state)
+        return SCENARIOS[getattr(state, "scenario", "battle")].copy_state(state)
+
+    def outcome(self, state: Any) -> dict[str, Any]:
+        name = "battle" if isinstance(state, BattleGame) else state.scenario
+        return SCENARIOS[name].outcome(state)
+
+    def describe(self, event: Event) -> str:
+        return describe(event)
+
+    def actors(self, scenario: str) -> tuple[str, ...]:
+        """Who decides in ``scenario``."""
+        return self._scenario(scenario).actors
+
+
+RULESET = MedEmpires()
