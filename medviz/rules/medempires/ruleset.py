@@ -132,19 +132,20 @@ def describe(event: Event) -> str:
         return f"{who} draws {event.value}{mark} ({event.purpose or event.draw})"
     if isinstance(event, DecisionEvent):
         how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
-        return f"{who} decides {event.decision.rsplit('/', 1)[-1]}: {event.choice}{how}"
+        question = (event.prompt or event.decision.rsplit("/", 1)[-1]).rstrip("?")
+        return f"{who} — {question}: {event.choice}{how}"
     if isinstance(event, ChangeEvent):
         d = event.data
         c = event.change
         if c == "battle-eliminate":
-            return f"{d['side']} loses a {d['power']} {combat.UNIT_NAMES.get(d['unit'], d['unit'])}"
+            return f"{d['side']} loses one {_power_name(d['power'])} {combat.UNIT_NAMES.get(d['unit'], d['unit'])}"
         if c == "battle-result":
             return (f"{d['roller']} rolls {d['roll']}{d['drm']:+d} = {d['modified']} on the {d['table']} table, "
                     f"column {d['column']}: {d['result']}")
         if c == "battle-marker-spent":
             return f"{d['side']} expends {combat.MARKER_NAMES.get(d['marker'], d['marker'])} ({d['use']})"
         if c == "battle-king-killed":
-            return f"the {d['power']} King with the {d['side']} is killed (8.1)"
+            return f"the {_power_name(d['power'])} King with the {d['side']} is killed (8.1)"
         if c == "battle-avoided":
             return "the defender avoids combat (10.3.1)"
         if c == "battle-raiders-only":
@@ -164,8 +165,20 @@ def describe(event: Event) -> str:
             return f"avoid roll {d['roll']}{d['drm']:+d} = {d['modified']}: {d['result']}"
         if event.report == "combat-declared":
             return f"combat declared: {d['attacker']} attacking unit(s) against {d['defender']}"
+        if event.report == "stratagem-earned":
+            return f"the {d['side']} may draw a stratagem marker (DV+S)"
         return f"{event.report}: {dict(d)}"
     return repr(event)
+
+
+def _power_name(power: str) -> str:
+    names = _power_names()
+    return names.get(power, power)
+
+
+@lru_cache(maxsize=1)
+def _power_names() -> dict[str, str]:
+    return {p["id"]: p.get("name", p["id"]).split(" (")[0] for p in load_toml(combat.DATA / "powers.toml")["power"]}
 
 
 # --------------------------------------------------------------------------------------------
