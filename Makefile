@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.medviz-installed
 MAIN_NOTEBOOK := notebooks/battle-branching.ipynb
 LAB_PORT ?= 8888
+# JupyterLab refuses to run as root unless told; containers and CI often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test setup bench clean
 
@@ -22,7 +24,7 @@ setup: $(STAMP)
 
 ## Main job: JupyterLab on localhost, opened on the main notebook; prints its URL; no browser needed.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+	$(BIN)/jupyter lab --no-browser $(ROOT_FLAG) --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
 		--ServerApp.root_dir=$(CURDIR) $(MAIN_NOTEBOOK)
 
 ## Whole test suite: unit, property, golden, notebooks (nbval).
