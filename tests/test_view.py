@@ -1,0 +1,43 @@
+"""The view contract between rules and viz."""
+
+from __future__ import annotations
+
+import json
+
+from medviz.rules.medempires.gamedata import load_game_data
+from medviz.rules.medempires.mapdata import load_map
+from medviz.rules.medempires.view import UNIT_CODES, setup_view
+
+
+def test_vespers_setup_view_matches_the_setup_rules() -> None:
+    v = setup_view("vespers-1282")
+    json.dumps(v)  # plain JSON data
+    m = load_map()
+    assert set(v["control"]) == set(m.land_ids())
+    # 3.1: Player A's list, plus Abruzzi and Auvergne by occupation (ruling C); 3.2 Aragon's list.
+    for area in ("albi", "calabria", "county_of_toulouse", "apulia", "naples", "malta", "montpellier",
+                 "provence", "vienne", "abruzzi", "auvergne"):
+        assert v["control"][area] == "A", area
+    for area in ("catalan_counties", "majorca", "murcia", "valencia", "lower_aragon", "rossello",
+                 "upper_aragon", "urgell", "sicily_west", "sicily_east"):
+        assert v["control"][area] == "B", area
+    assert v["control"]["tunis"] == "tunis" and v["status"]["tunis"] == "vassal-B"
+    assert v["control"]["genoa"] == "genoa" and v["status"]["genoa"] == "neutral"
+    assert v["tp"] == {"A": 7, "B": 4}
+    assert sorted(p for ps in v["kings"].values() for p in ps) == ["anjou", "aragon", "france"]
+
+
+def test_setup_view_units_equal_the_deployment() -> None:
+    data = load_game_data()
+    v = setup_view("standard")
+    m = load_map()
+    total = sum(n for by_power in v["units"].values() for codes in by_power.values() for n in codes.values())
+    expected = sum(1 for _, code, _ in data.deployments["standard"].placements() if code != "K")
+    assert total == expected
+    for area, by_power in v["units"].items():
+        for codes in by_power.values():
+            assert set(codes) <= set(UNIT_CODES)
+            if "F" in codes:
+                assert m.areas[area].kind == "sea", area
+            else:
+                assert m.areas[area].kind == "land", area
