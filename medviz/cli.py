@@ -97,8 +97,10 @@ def cmd_odds(args: argparse.Namespace) -> int:
     for line in doctrine.describe():
         print(f"  - {line}")
     print("Most likely outcomes:")
+    def left(d: dict[str, int]) -> str:
+        return ", ".join(f"{n} {k}" for k, n in d.items()) or "nothing"
+
     for row in result.outcomes()[:8]:
-        left = lambda d: ", ".join(f"{n} {k}" for k, n in d.items()) or "nothing"  # noqa: E731
         print(f"  {_fmt_p(row['probability'])}  attacker keeps {left(row['attacker_left'])}; "
               f"defender keeps {left(row['defender_left'])}")
     return 0

@@ -51,7 +51,11 @@ class Ruleset(Protocol):
     """What a game supplies to the engine (see ``medviz.rules.medempires`` for one)."""
 
     game: str
-    policies: Mapping[str, Callable[..., Policy]]
+
+    @property
+    def policies(self) -> Mapping[str, Callable[..., Policy]]:
+        """Ruleset-specific players by spec name."""
+        ...
 
     def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
         """Validate the options; return the initial state and agenda (first task first)."""

@@ -174,7 +174,9 @@ class History:
         """From the root to this history."""
         out = [self]
         while out[-1].parent is not None:
-            out.append(out[-1].parent)  # type: ignore[arg-type]
+            parent = out[-1].parent
+            assert parent is not None
+            out.append(parent)
         return out[::-1]
 
     def branch(self, roll_id: str, value: Any) -> History:
@@ -194,7 +196,7 @@ class History:
             if child.override == (roll_id, value):
                 return child
         made = [e for e in self.decisions() if e.source != "forced"]
-        spec = self.spec.with_override(roll_id, value, {e.decision: (e.actor, e.choice) for e in made},
+        spec = self.spec.with_override(roll_id, value, {e.decision: (e.actor or "", e.choice) for e in made},
                                        {e.decision: e.source for e in made})
         keys = [s.seq for s in self.snapshots]
         i = bisect.bisect_right(keys, target.seq) - 1
@@ -276,7 +278,7 @@ class History:
             if e.seq != i:
                 raise MalformedInput(f"{where}: events[{i}] has seq {e.seq}; events must be numbered 0..n-1")
         made = [e for e in events if isinstance(e, DecisionEvent) and e.source != "forced"]
-        recorded = {e.decision: (e.actor, e.choice) for e in made}
+        recorded = {e.decision: (e.actor or "", e.choice) for e in made}
         sources = {e.decision: e.source for e in made}
         overrides = data.get("overrides") or {}
         if not isinstance(overrides, Mapping):

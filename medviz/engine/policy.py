@@ -32,7 +32,10 @@ class DecisionPoint:
 class Policy(Protocol):
     """Chooses one of ``point.options``; must be deterministic for a given point and state."""
 
-    spec: str
+    @property
+    def spec(self) -> str:
+        """A short text that names the policy and rebuilds it (``random:7``)."""
+        ...
 
     def choose(self, point: DecisionPoint) -> Any: ...
 
@@ -108,7 +111,8 @@ def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
         return FirstOptionPolicy()
     if extra and name in extra:
         factory = extra[name]
-        return factory(arg) if arg else factory()
+        policy: Policy = factory(arg) if arg else factory()
+        return policy
     known = ["random[:SEED]", "first", *sorted(extra or ())]
     raise MalformedInput(f"unknown policy {spec!r}; known: {', '.join(known)}")
 

@@ -130,14 +130,15 @@ class Doctrine:
             return self.table if self.table in opts else opts[0]
         b = _battle_of(point.state)
         chooser = "attacker" if b.sides["attacker"].player == point.actor else "defender"
-        best, best_value = opts[0], None
+        best: str = str(opts[0])
+        best_value: Fraction | None = None
         solver = _solver_for(self)
         for table in opts:
             dist = solver.solve(b, (Task.of("battle.round", checkpoint=True, table=table,
                                                         roller="attacker"),))
             value = _expected_exchange(b, dist, chooser)
             if best_value is None or value > best_value:
-                best, best_value = table, value
+                best, best_value = str(table), value
         return best
 
 
@@ -321,8 +322,11 @@ class BattleOdds:
     def expected_losses(self, side: str) -> Fraction:
         """Expected number of units ``side`` loses."""
         start = sum(self.initial[side].values())
-        i = 0 if side == "attacker" else 1
-        return sum((p * (start - sum(n for _, n in k[i])) for k, p in self.distribution.items()), Fraction(0))
+        total = Fraction(0)
+        for (att, dfd, _, _), p in self.distribution.items():
+            left = att if side == "attacker" else dfd
+            total += p * (start - sum(n for _, n in left))
+        return total
 
     def king_killed(self, side: str) -> Fraction:
         """Probability that ``side``'s King dies (8.1)."""

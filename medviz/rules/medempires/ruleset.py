@@ -112,7 +112,7 @@ TASKS["battle.end"] = lambda s, ctx: combat.task_end(s.battle, ctx)
 for _name in ("battle-eliminate", "battle-marker-spent", "battle-result", "battle-king-killed",
               "battle-avoided", "battle-raiders-only", "battle-ops-spent", "battle-combat-begins",
               "battle-round-begins", "battle-ends"):
-    REDUCERS[_name] = lambda s, e, _n=_name: combat.apply_battle_change(s.battle, _n, e.data)
+    REDUCERS[_name] = lambda s, e, _n=_name: combat.apply_battle_change(s.battle, _n, e.data)  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------------------------
