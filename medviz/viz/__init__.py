@@ -1,0 +1,1 @@
+"""Drawing: pure functions from (state, map, style) to plotly figures."""

@@ -1,0 +1,260 @@
+"""The bare game map as a plotly figure: areas, names, cities and seas, drawn offline.
+
+Drawn in a plain cartesian plot (x = longitude, y = latitude, y stretched by 1/cos(40°) so the
+map keeps its shape), never in a plotly ``geo`` subplot: a geo subplot makes plotly.js fetch a
+world topojson from a CDN, and a classroom may be offline. See docs/map.md.
+
+Every area is one ``go.Scatter`` trace filled with ``fill="toself"`` whose ``name`` and ``uid``
+carry the area id, so a state map recolours the map cheaply: pass ``fills`` here, or change
+``fillcolor`` on the traces listed by :func:`area_traces` (geometry is sent once; a colour-only
+update or animation frame costs bytes per area, not the outline again).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+
+__all__ = ["MapStyle", "area_colours", "area_traces", "base_map", "DEFAULT_STYLE"]
+
+#: Latitude whose parallel keeps its true length; the map's y axis is stretched by 1/cos of it.
+TRUE_SCALE_LAT = 40.0
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """Colours and sizes of the bare map (style as data)."""
+
+    land_palette: tuple[str, ...] = ("#efe3c8", "#e2d6bb", "#ead8c0", "#dfe0c3", "#e9ddd0", "#d9d2bd")
+    sea_palette: tuple[str, ...] = ("#a9cbe6", "#b7d4ec", "#9ec3e0")
+    context_fill: str = "#e6e4df"
+    background: str = "#a9cbe6"
+    land_border: str = "#8c7b62"
+    sea_border: str = "#e8f1f9"
+    context_border: str = "#b9b5ad"
+    land_label: str = "#3b2f22"
+    sea_label: str = "#2d5d87"
+    context_label: str = "#8d8981"
+    city_marker: str = "#7a1f1f"
+    font_family: str = "Liberation Sans, Arial, Helvetica, sans-serif"
+    land_label_size: int = 11
+    sea_label_size: int = 12
+    city_label_size: int = 10
+
+    def __post_init__(self) -> None:
+        if not self.land_palette or not self.sea_palette:
+            raise ValueError("MapStyle needs at least one land and one sea colour")
+
+
+DEFAULT_STYLE = MapStyle()
+
+#: City name placement (plotly textposition) where the default would hide a name or a coast.
+CITY_TEXT_POSITION: dict[str, str] = {
+    "messina": "middle left",
+    "sicily_east": "middle left",
+    "calabria": "middle right",
+    "venice": "bottom right",
+    "genoa": "top center",
+    "pisa": "middle left",
+    "provence": "bottom center",
+    "montpellier": "bottom center",
+    "rossello": "middle right",
+    "catalan_counties": "bottom left",
+    "majorca": "bottom left",
+    "upper_aragon": "bottom center",
+    "lower_aragon": "bottom center",
+    "corsica_north": "middle left",
+    "corsica_south": "bottom center",
+    "caralis": "bottom center",
+    "tunis": "top left",
+    "bougie": "top center",
+    "naples": "middle left",
+    "apulia": "bottom center",
+    "papal_states": "middle left",
+    "ravenna": "middle right",
+    "ancona": "middle right",
+    "dalmatia": "middle right",
+    "sicily_west": "top center",
+    "granada": "bottom center",
+    "tlemcen": "bottom center",
+    "guyenne": "middle right",
+}
+
+
+def _rings(geometry: Any) -> tuple[list[float | None], list[float | None]]:
+    """Longitudes and latitudes of every ring of a (multi)polygon, rings separated by None."""
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    polys = getattr(geometry, "geoms", [geometry])
+    for poly in polys:
+        for ring in [poly.exterior, *poly.interiors]:
+            for x, y in ring.coords:
+                xs.append(round(float(x), 4))
+                ys.append(round(float(y), 4))
+            xs.append(None)
+            ys.append(None)
+    return xs[:-1], ys[:-1]
+
+
+def _rows(game_map: Any) -> list[dict[str, Any]]:
+    """The map's features as dicts (accepts a GeoDataFrame or any iterable of feature dicts)."""
+    if hasattr(game_map, "iterrows"):
+        return [dict(row) for _, row in game_map.iterrows()]
+    return [dict(r) for r in game_map]
+
+
+def area_colours(
+    rows: Iterable[Mapping[str, Any]], palette: tuple[str, ...], kind: str
+) -> dict[str, str]:
+    """Give each area of ``kind`` a palette colour different from every touching neighbour."""
+    items = sorted((r for r in rows if r["kind"] == kind), key=lambda r: -float(r["geometry"].area))
+    colours: dict[str, str] = {}
+    for r in items:
+        taken = {
+            colours[o["id"]]
+            for o in items
+            if o["id"] in colours and r["geometry"].distance(o["geometry"]) < 1e-9
+        }
+        free = [c for c in palette if c not in taken]
+        colours[r["id"]] = free[0] if free else palette[len(colours) % len(palette)]
+    return colours
+
+
+def _fmt(value: Any) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
+def base_map(
+    game_map: Any,
+    *,
+    fills: Mapping[str, str] | None = None,
+    show_labels: bool = True,
+    show_cities: bool = True,
+    title: str | None = None,
+    style: MapStyle = DEFAULT_STYLE,
+    width: int | None = 1600,
+    height: int | None = 1000,
+) -> go.Figure:
+    """Draw the bare map (areas, names, cities, seas); ``fills`` overrides colours by area id."""
+    rows = _rows(game_map)
+    land_c = area_colours(rows, style.land_palette, "land")
+    sea_c = area_colours(rows, style.sea_palette, "sea")
+    fills = dict(fills or {})
+    unknown = sorted(set(fills) - {r["id"] for r in rows})
+    if unknown:
+        from medviz.engine.errors import UnknownReference
+
+        raise UnknownReference(f"fills name areas not on the map: {', '.join(unknown)}")
+    order = {"sea": 0, "context": 1, "land": 2}
+    fig = go.Figure()
+    for r in sorted(rows, key=lambda r: (order[r["kind"]], r["id"])):
+        kind = r["kind"]
+        xs, ys = _rings(r["geometry"])
+        default = {"land": land_c.get(r["id"]), "sea": sea_c.get(r["id"])}.get(kind, style.context_fill)
+        border = {"land": style.land_border, "sea": style.sea_border}.get(kind, style.context_border)
+        hover = r["name"] + (f"<br>{_fmt(r.get('city'))}" if _fmt(r.get("city")) else "")
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                fill="toself",
+                fillcolor=fills.get(r["id"], default),
+                line={"color": border, "width": 0.8 if kind == "land" else 0.6},
+                name=r["id"],
+                uid=f"area-{r['id']}",
+                meta={"area": r["id"], "kind": kind},
+                hoveron="fills",
+                hoverinfo="text",
+                text=hover,
+                showlegend=False,
+            )
+        )
+    if show_labels:
+        for kind, colour, size, italic in (
+            ("sea", style.sea_label, style.sea_label_size, True),
+            ("context", style.context_label, style.land_label_size - 1, True),
+            ("land", style.land_label, style.land_label_size, False),
+        ):
+            sel = [r for r in rows if r["kind"] == kind]
+            label = [_wrap(_fmt(r.get("label")) or r["name"]) for r in sel]
+            if italic:
+                label = [f"<i>{t}</i>" for t in label]
+            fig.add_trace(
+                go.Scatter(
+                    x=[float(r["label_lon"]) for r in sel],
+                    y=[float(r["label_lat"]) for r in sel],
+                    mode="text",
+                    text=label,
+                    textfont={"color": colour, "size": size, "family": style.font_family},
+                    hoverinfo="skip",
+                    name=f"labels:{kind}",
+                    uid=f"labels-{kind}",
+                    showlegend=False,
+                )
+            )
+    if show_cities:
+        sel = [r for r in rows if _fmt(r.get("city"))]
+        fig.add_trace(
+            go.Scatter(
+                x=[float(r["city_lon"]) for r in sel],
+                y=[float(r["city_lat"]) for r in sel],
+                mode="markers+text",
+                text=[r["city"] for r in sel],
+                textposition=[CITY_TEXT_POSITION.get(r["id"], "top center") for r in sel],
+                textfont={"color": style.city_marker, "size": style.city_label_size, "family": style.font_family},
+                marker={"size": 7, "color": style.city_marker, "symbol": "square",
+                        "line": {"color": "white", "width": 1}},
+                hovertext=[f"{r['city']} ({r['name']})" for r in sel],
+                hoverinfo="text",
+                name="cities",
+                uid="cities",
+                showlegend=False,
+            )
+        )
+    bounds = [r["geometry"].bounds for r in rows]
+    x0, y0 = min(b[0] for b in bounds), min(b[1] for b in bounds)
+    x1, y1 = max(b[2] for b in bounds), max(b[3] for b in bounds)
+    axis = {"visible": False, "showgrid": False, "zeroline": False, "fixedrange": False}
+    fig.update_layout(
+        width=width,
+        height=height,
+        margin={"l": 4, "r": 4, "t": 40 if title else 4, "b": 4},
+        title={"text": title, "x": 0.5} if title else None,
+        paper_bgcolor=style.background,
+        plot_bgcolor=style.background,
+        xaxis={**axis, "range": [x0, x1], "constrain": "domain"},
+        yaxis={**axis, "range": [y0, y1], "scaleanchor": "x",
+               "scaleratio": 1 / math.cos(math.radians(TRUE_SCALE_LAT)), "constrain": "domain"},
+        hovermode="closest",
+        dragmode="pan",
+        font={"family": style.font_family},
+        meta={"medviz": "base_map"},
+    )
+    return fig
+
+
+def _wrap(name: str) -> str:
+    """Break a long area name over two lines at its middle space (or before a bracket)."""
+    if "(" in name:
+        head, _, tail = name.partition("(")
+        return f"{head.strip()}<br>({tail}"
+    if len(name) <= 14 or " " not in name:
+        return name
+    words = name.split(" ")
+    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(name) / 2))
+    return " ".join(words[:best]) + "<br>" + " ".join(words[best:])
+
+
+def area_traces(fig: go.Figure) -> dict[str, int]:
+    """Map each area id to the index of its filled trace in a figure made by :func:`base_map`."""
+    out: dict[str, int] = {}
+    for i, trace in enumerate(fig.data):
+        uid = getattr(trace, "uid", None) or ""
+        if uid.startswith("area-"):
+            out[uid[len("area-"):]] = i
+    return out
