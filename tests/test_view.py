@@ -41,3 +41,25 @@ def test_setup_view_units_equal_the_deployment() -> None:
                 assert m.areas[area].kind == "sea", area
             else:
                 assert m.areas[area].kind == "land", area
+
+
+def test_history_view_follows_a_whole_game() -> None:
+    from medviz.engine import ChangeEvent, RandomPolicy, play
+    from medviz.rules.medempires.ruleset import RULESET
+    from medviz.rules.medempires.view import history_view
+
+    h = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    first = history_view(h, 0)
+    assert first is not None and first["turn"] == 1 and set(first["tp"]) == {"A", "B"}
+    moves = [e.seq for e in h.events if isinstance(e, ChangeEvent) and e.change == "force-moved"]
+    assert moves, "a random game moves some force"
+    v = history_view(h, moves[0])
+    assert v is not None
+    move = next(o for o in v["overlays"] if o["kind"] == "move")
+    assert len(move["path"]) >= 2 and move["path"][-1] == h.events[moves[0]].data["to"]
+    last = history_view(h, len(h) - 1)
+    assert last is not None and last["vp"] == h.outcome["vp"] or h.scenario == "vespers-1282"
+    json.dumps(last)
+    battle = play(RULESET, "battle", {"attacker": "aragon:1FA", "defender": "anjou:1L"},
+                  players={"attacker": RandomPolicy(1), "defender": RandomPolicy(2)})
+    assert history_view(battle, 0) is None

@@ -27,6 +27,7 @@ from medviz.engine.events import (
     DrawEvent,
     Event,
     PhaseEvent,
+    ReportEvent,
     RollEvent,
     event_from_dict,
     thaw,
@@ -280,6 +281,10 @@ class History:
         made = [e for e in events if isinstance(e, DecisionEvent) and e.source != "forced"]
         recorded = {e.decision: (e.actor or "", e.choice) for e in made}
         sources = {e.decision: e.source for e in made}
+        # A branch that found its parent's choice illegal recorded that; replay the same refusal.
+        for e in events:
+            if isinstance(e, ReportEvent) and e.report == "recorded-choice-illegal":
+                recorded[e.data["decision"]] = (e.actor or "", e.data["choice"])
         overrides = data.get("overrides") or {}
         if not isinstance(overrides, Mapping):
             raise MalformedInput(f"{where}: 'overrides' must be an object")

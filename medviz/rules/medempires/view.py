@@ -13,7 +13,9 @@ an ipywidgets app and a standalone HTML export:
   "tp":      {"A": n, "B": n},  "vp": {"A": n, "B": n},
   "status":  {power id: "player-A" | "player-B" | "ally-A" | "ally-B" | "vassal-A" | "vassal-B" | "neutral"},
   "overlays": [ {"kind": "move", "side": "A", "power": id, "path": [area, ...]},
-                {"kind": "battle", "area": id, "result": "DV", "winner": "attacker"},
+                {"kind": "battle", "area": id, "result": "DV", "winner": "attacker",
+                 "winner_side": "A" | "B" | None, "sides": {"attacker": "A", "defender": "B"},
+                 "roll": "<id of the deciding table roll>"},
                 {"kind": "interception", "area": id, "success": bool},
                 {"kind": "politics", "power": id, "attempt": "alliance", "result": "NE"} ],
 }
@@ -91,3 +93,113 @@ def setup_view(scenario: str = "vespers-1282", data: GameData | None = None,
     v["control"] = control
     v["kings"] = kings
     return v
+
+
+# --------------------------------------------------------------------------------------------
+# Views of whole-game states and histories
+# --------------------------------------------------------------------------------------------
+def _view_status(status: str) -> str:
+    """``ally:A`` → ``ally-A``; ``player`` stays for the caller to resolve."""
+    return status.replace(":", "-")
+
+
+def state_view(state: Any, overlays: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The view of a whole-game state (``medviz.rules.medempires.game``)."""
+    from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
+    from medviz.rules.medempires.game.turn import victory_points
+
+    data = game_data()
+    sc = data.scenarios[state.scenario]
+    v = empty_view()
+    v["turn"], v["phase"] = state.turn, state.phase
+    if 1 <= state.turn <= len(sc.turn_years):
+        v["years"] = "–".join(map(str, sc.turn_years[state.turn - 1]))
+    phase = str(state.phase).replace("-", " ")
+    v["title"] = f"{sc.name} — turn {state.turn}" + (f" ({v['years']})" if v["years"] else "") + f", {phase}"
+    status = {}
+    for power, st in state.status.items():
+        status[power] = f"player-{PLAYER_POWERS[power]}" if st == "player" else _view_status(st)
+    v["status"] = status
+    v["control"] = {a: c for a, c in state.ctl.items()}
+    units: dict[str, dict[str, dict[str, int]]] = {}
+
+    def add(area: str, power: str, code: str, n: int) -> None:
+        if n > 0:
+            by = units.setdefault(area, {}).setdefault(power, {})
+            by[code] = by.get(code, 0) + n
+
+    for area, keys in state.units.items():
+        for (power, code), n in keys.items():
+            add(area, power, code, n)
+    if state.force is not None:
+        for (power, code), n in state.force.cargo.items():
+            add(state.force.area, power, code, n)
+    v["units"] = units
+    kings: dict[str, list[str]] = {}
+    for king, area in sorted(state.kings.items()):
+        k = data.kings.get(king)
+        kings.setdefault(area, []).append(k.power if k else king)
+    v["kings"] = kings
+    v["pope"] = "papal_states" if state.pope else None
+    v["tp"] = dict(state.tp)
+    v["vp"] = victory_points(state)
+    v["overlays"] = overlays or []
+    return v
+
+
+def step_overlays(history: Any, seq: int) -> list[dict[str, Any]]:
+    """What the current step shows: the active force's path, its battles and interceptions,
+    or the political results of the phase so far."""
+    events = history.events
+    start = 0
+    for i in range(seq, -1, -1):
+        e = events[i]
+        if e.kind == "phase" or (e.kind == "change" and e.change == "force-formed"):
+            start = i
+            break
+    out: list[dict[str, Any]] = []
+    move: dict[str, Any] | None = None
+    battle: dict[str, Any] | None = None
+    for e in events[start: seq + 1]:
+        if e.kind == "change":
+            d = e.data
+            if e.change == "force-formed":
+                move = {"kind": "move", "side": d["side"], "power": d["power"], "path": [d["area"]]}
+                out.append(move)
+            elif e.change == "force-moved" and move is not None:
+                move["path"].append(d["to"])
+            elif e.change == "battle-opened":
+                players = dict(d.get("players") or {})
+                battle = {"kind": "battle", "area": d["area"], "result": None, "winner": None,
+                          "sides": players, "winner_side": None, "roll": None,
+                          "prefix": d.get("prefix")}
+                out.append(battle)
+            elif e.change == "battle-result" and battle is not None:
+                battle["result"] = d["result"]
+            elif e.change == "battle-ends" and battle is not None:
+                battle["winner"] = d["winner"]
+                battle["winner_side"] = battle["sides"].get(d["winner"])
+        elif e.kind == "roll" and battle is not None and "/round-" in e.roll:
+            battle["roll"] = e.roll  # the latest table roll: the one that decided the battle
+        elif e.kind == "report":
+            d = e.data
+            if e.report == "interception":
+                area = move["path"][-1] if move else None
+                out.append({"kind": "interception", "area": area, "success": d["result"] == "success"})
+            elif e.report == "political-result":
+                out.append({"kind": "politics", "power": d["target"], "attempt": d["kind"],
+                            "result": d["result"]})
+    return out
+
+
+def history_view(history: Any, seq: int) -> dict[str, Any] | None:
+    """The view just after event ``seq`` of a whole-game history (``None`` for a battle history).
+
+    Cost: ``history.state_at`` (a snapshot copy plus the changes since) and one pass over the
+    current step's events.
+    """
+    if history.scenario == "battle":
+        return None
+    if seq < 0:
+        return state_view(history.state_at(-1))
+    return state_view(history.state_at(seq), step_overlays(history, seq))

@@ -1,0 +1,14 @@
+"""Jupyter apps over histories: a replay viewer, a dice lab and a branch tree (ipywidgets + plotly).
+
+Models (``medviz.apps.model``) carry the state as traitlets and import no widgets; the views are
+``ipywidgets.VBox`` subclasses that observe them. Constructors return widgets and never display.
+"""
+
+from __future__ import annotations
+
+from medviz.apps.dicelab import DiceLab
+from medviz.apps.model import DiceLabModel, ReplayModel
+from medviz.apps.replay import ReplayViewer
+from medviz.apps.tree import BranchTree, branch_tree
+
+__all__ = ["BranchTree", "DiceLab", "DiceLabModel", "ReplayModel", "ReplayViewer", "branch_tree"]

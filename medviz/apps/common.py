@@ -1,0 +1,99 @@
+"""Pieces the app views share: the map widget, a battle table, the event log and notes as HTML."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from medviz.engine.history import History
+
+__all__ = ["MapPane", "battle_table", "event_log", "notes_html"]
+
+
+class MapPane:
+    """A FigureWidget state map that steps from view to view (geometry sent once)."""
+
+    def __init__(self, view: Mapping[str, Any], width: int = 1200, height: int = 750) -> None:
+        from medviz.viz.state_map import state_map
+
+        self.figure = go.FigureWidget(state_map(view, width=width, height=height))
+        self.view: Mapping[str, Any] = view
+
+    def show(self, view: Mapping[str, Any]) -> int:
+        """Move the map to ``view``; returns how many parts changed."""
+        from medviz.viz.state_map import update_state_map
+
+        if view is self.view:
+            return 0
+        n = update_state_map(self.figure, self.view, view)
+        self.view = view
+        return n
+
+
+def battle_table(history: History, seq: int | None = None) -> str:
+    """The forces of a battle history's sides (at ``seq``, or at the end) and its outcome, as HTML."""
+    state = history.state_at(seq) if seq is not None else history.final_state
+    battle = getattr(state, "battle", None)
+    rows = []
+    sides = getattr(battle, "sides", None) or {}
+    initial = getattr(battle, "initial", None) or {}
+    for name, side in sides.items():
+        now = getattr(side, "units", {}) or {}
+        start = initial.get(name, {}) if isinstance(initial, Mapping) else {}
+        keys = sorted(set(now) | set(start), key=str)
+        cells = ", ".join(f"{html.escape(' '.join(map(str, k)))} {now.get(k, 0)}/{start.get(k, now.get(k, 0))}"
+                          for k in keys) or "none left"
+        king = getattr(side, "king", None)
+        rows.append(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(str(name))}</th>"
+                    f"<td>{cells}{' · ♛ King' if king else ''}</td></tr>")
+    outcome = history.outcome if isinstance(history.outcome, Mapping) else {}
+    result = ", ".join(map(str, outcome.get("results") or [])) or "—"
+    foot = (f"<p><b>Winner:</b> {html.escape(str(outcome.get('winner')))} &nbsp; <b>Results:</b> "
+            f"{html.escape(result)}</p>") if outcome else ""
+    return ("<table class='medviz-battle' style='border-collapse:collapse'><caption style='text-align:left'>"
+            "<b>Forces</b> (units left / at the start)</caption>" + "".join(rows) + "</table>" + foot)
+
+
+def event_log(history: History, cursor: int, before: int = 6, after: int = 5) -> str:
+    """The events around ``cursor`` in plain words, the current one in bold."""
+    lo, hi = max(0, cursor - before), min(len(history), cursor + after + 1)
+    items = []
+    for seq in range(lo, hi):
+        words = html.escape(history.describe(seq))
+        e = history[seq]
+        when = f"T{e.turn} " if e.turn is not None else ""
+        line = f"<span style='color:#8a7a66'>{when}{seq}</span> {words}"
+        if seq == cursor:
+            line = f"<div class='medviz-current' style='background:#fff3c4;font-weight:bold'>▶ {line}</div>"
+        elif seq > cursor:
+            line = f"<div style='color:#9b9b9b'>{line}</div>"
+        else:
+            line = f"<div>{line}</div>"
+        items.append(line)
+    return "<div class='medviz-log' style='font-size:13px;line-height:1.45'>" + "".join(items) + "</div>"
+
+
+def notes_html(annotations: Any, seq: int) -> str:
+    """The notes anchored to event ``seq`` (``annotations.for_event(seq)`` -> notes with .title/.html).
+
+    Note bodies are shown as given: the annotation module sanitizes them when it loads a file.
+    """
+    if annotations is None:
+        return ""
+    notes = list(annotations.for_event(seq) or [])
+    parts = []
+    for n in notes:
+        title = html.escape(str(getattr(n, "title", "") or ""))
+        body = str(getattr(n, "html", "") or "")
+        parts.append(f"<div class='medviz-note' style='border-left:3px solid #b8860b;padding-left:8px;margin:4px 0'>"
+                     f"{'<b>' + title + '</b>' if title else ''}{body}</div>")
+    return "".join(parts)
+
+
+def html_box(value: str = "", **layout: Any) -> widgets.HTML:
+    """An HTML widget with a layout."""
+    return widgets.HTML(value=value, layout=widgets.Layout(**layout))

@@ -1,0 +1,150 @@
+"""``DiceLab``: pick a roll, see its odds and what each face would mean, change it, compare branches."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from medviz.apps.common import MapPane, battle_table, html_box
+from medviz.apps.model import DiceLabModel, default_view_at, normalise_view_at, roll_effects, roll_label
+from medviz.apps.tree import BranchTree
+from medviz.engine.errors import MedvizError
+from medviz.engine.history import History
+
+__all__ = ["DiceLab"]
+
+
+class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
+    """Change one die and watch the branch: roll picker, faces, branch button, map or battle table,
+    the branch tree and the diff in words."""
+
+    def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
+                 map_size: tuple[int, int] = (1200, 750)) -> None:
+        self.model = DiceLabModel(history)
+        self.view_at = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
+        self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
+        self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
+        self.button = widgets.Button(description="Branch here", button_style="warning",
+                                     tooltip="re-run the game with this die showing the chosen face")
+        self.info = html_box(width="520px")
+        self.diff = widgets.HTML(layout=widgets.Layout(width="520px"))
+        self.message = widgets.HTML()
+        self.when = widgets.ToggleButtons(options=[("after the roll's phase", "phase"), ("at the end", "end")],
+                                          value="phase", description="map", style={"button_width": "150px"})
+        self.tree = BranchTree(self.model)
+        self.battle = html_box(width="520px")
+        self.map: MapPane | None = None
+        if self.view_at is not None:
+            h = self.model.current
+            self.map = MapPane(self.view_at(h, self._map_seq(h)), *map_size)
+            battles = next((t for t in self.map.figure.data if t.name == "battles"), None)
+            if battles is not None:
+                battles.on_click(self._on_battle_click)
+            stage: widgets.Widget = self.map.figure
+        else:
+            stage = self.battle
+        self._syncing = False
+        self._refresh_rolls()
+        self.rolls.observe(self._on_roll, names="value")
+        self.faces.observe(self._on_face, names="value")
+        self.button.on_click(lambda _b: self.branch())
+        self.model.observe(self._on_current, names="current")
+        self.model.observe(lambda _c: self._show_roll(), names=["selected_roll", "value"])
+        self.when.observe(lambda _c: self._show_branch(), names="value")
+        picker = widgets.VBox([self.rolls, self.faces, widgets.HBox([self.button, self.message]), self.info])
+        side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff])
+        super().__init__([widgets.HBox([picker, side]), *([self.when] if self.map is not None else []), stage])
+        self._show_roll()
+        self._show_branch()
+
+    # -- actions -------------------------------------------------------------------------------
+    def branch(self) -> History | None:
+        """Make the branch for the picked roll and face, and show it."""
+        try:
+            child = self.model.make_branch()
+        except MedvizError as exc:
+            self.message.value = f"<span style='color:#b2182b'>{html.escape(str(exc))}</span>"
+            return None
+        self.message.value = f"<span style='color:#117733'>branch made: {html.escape(roll_label(child.roll(self.model.selected_roll)) if self.model.selected_roll else '')}</span>"
+        return child
+
+    def _map_seq(self, h: History) -> int:
+        """Which event the map shows: the end of the picked roll's phase, or the end of the game."""
+        return self.model.phase_end(h) if self.when.value == "phase" else len(h) - 1
+
+    # -- sync ----------------------------------------------------------------------------------
+    def _refresh_rolls(self) -> None:
+        self._syncing = True
+        try:
+            rolls = self.model.rolls()
+            self.rolls.options = [(f"{r.seq}: {self.model.current.describe(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
+            if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls}:
+                self.rolls.value = self.model.selected_roll
+        finally:
+            self._syncing = False
+
+    def _on_roll(self, change: Mapping[str, Any]) -> None:
+        if not self._syncing and change["new"]:
+            self.model.select(change["new"])
+
+    def _on_face(self, change: Mapping[str, Any]) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.model.value = change["new"]
+
+    def _on_battle_click(self, trace: Any, points: Any, _state: Any) -> None:
+        """A click on a battle star picks that battle's deciding roll."""
+        for i in getattr(points, "point_inds", []) or []:
+            custom = trace.customdata[i] if trace.customdata is not None else None
+            roll = custom[2] if custom is not None and len(custom) > 2 else ""
+            area = custom[1] if custom is not None and len(custom) > 1 else None
+            try:
+                self.model.select(roll or self.model.decisive_roll_at(area))
+            except MedvizError as exc:
+                self.message.value = html.escape(str(exc))
+            return
+
+    def _on_current(self, _change: Mapping[str, Any]) -> None:
+        self._refresh_rolls()
+        self._show_roll()
+        self._show_branch()
+
+    def _show_roll(self) -> None:
+        if not self.model.selected_roll:
+            self.info.value = "<i>pick a roll</i>"
+            return
+        roll = self.model.roll()
+        rows = roll_effects(roll)
+        self._syncing = True
+        try:
+            if self.rolls.value != self.model.selected_roll:
+                self.rolls.value = self.model.selected_roll
+            faces = [int(f) if f.lstrip("-").isdigit() else f for f, _m, _s in rows]
+            self.faces.options = [(str(f), f) for f in faces]
+            self.faces.value = self.model.value if self.model.value in faces else None
+        finally:
+            self._syncing = False
+        prob = roll.probability
+        body = "".join(
+            f"<tr style='{'background:#fff3c4;font-weight:bold' if shown else ''}"
+            f"{'outline:2px solid #b8860b' if str(face) == str(self.model.value) and not shown else ''}'>"
+            f"<td style='padding:0 8px'>{html.escape(face)}</td><td>{html.escape(meaning) or '—'}</td></tr>"
+            for face, meaning, shown in rows)
+        self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self.model.current.describe(roll))}"
+                           f"<br>shows <b>{roll.value}</b>, probability {prob} ({float(prob):.1%})</p>"
+                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>")
+
+    def _show_branch(self) -> None:
+        h = self.model.current
+        self.diff.value = "<pre style='white-space:pre-wrap;font-size:12px'>" + html.escape(
+            self.model.diff_words(self.view_at)) + "</pre>"
+        if self.map is not None and self.view_at is not None:
+            self.map.show(self.view_at(h, self._map_seq(h)))
+        elif h.parent is not None:
+            self.battle.value = ("<div style='display:flex;gap:32px'><div><h4>This branch</h4>" + battle_table(h)
+                                 + "</div><div style='color:#6b5b45'><h4>Its parent</h4>" + battle_table(h.parent)
+                                 + "</div></div>")
+        else:
+            self.battle.value = battle_table(h)

@@ -1,0 +1,307 @@
+"""App state as traitlets models: a replay cursor, a dice lab's branch and roll. No widget imports.
+
+Views (``medviz.apps.replay``, ``medviz.apps.dicelab``, ``medviz.apps.tree``) observe these
+models; tests drive the models directly, without a browser or a kernel.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import traitlets
+
+from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.history import History, diff
+
+__all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "default_view_at",
+           "describe_branch", "normalise_view_at", "roll_effects", "roll_label"]
+
+#: A view function: (history, event seq) -> view dict (the contract of rules/medempires/view.py).
+ViewAt = Callable[[History, int], Mapping[str, Any]]
+
+
+def normalise_view_at(view_at: Callable[..., Any] | None, history: History) -> ViewAt | None:
+    """Accept ``view_at(seq)`` (for one history) or ``view_at(history, seq)``; None stays None."""
+    if view_at is None:
+        return None
+    try:
+        params = [p for p in inspect.signature(view_at).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    if len(params) == 1:
+        single = view_at
+
+        def at(h: History, seq: int) -> Mapping[str, Any]:
+            if h is not history:
+                raise MalformedInput("view_at(seq) draws only the history it was made for; "
+                                     "give view_at(history, seq) to draw branches")
+            return single(seq)  # type: ignore[no-any-return]
+
+        return at
+    return view_at
+
+
+def default_view_at(history: History) -> ViewAt | None:
+    """``history_view`` of the rules for whole-game histories, once the rules provide it; else None."""
+    if history.scenario == "battle":
+        return None
+    try:
+        from medviz.rules.medempires import view as view_module
+    except ImportError:
+        return None
+    fn = getattr(view_module, "history_view", None)
+    return fn if callable(fn) else None
+
+
+class ReplayModel(traitlets.HasTraits):
+    """A cursor over one history's events (0 .. len-1)."""
+
+    history = traitlets.Any()
+    cursor = traitlets.Int(0)
+    playing = traitlets.Bool(False)
+
+    def __init__(self, history: History, cursor: int = 0, **kw: Any) -> None:
+        if not isinstance(history, History):
+            raise MalformedInput(f"ReplayModel needs a History, got {type(history).__name__}")
+        if len(history) == 0:
+            raise MalformedInput("this history has no events to replay")
+        super().__init__(history=history, **kw)
+        self.cursor = cursor
+
+    @traitlets.validate("cursor")
+    def _clamp(self, proposal: Any) -> int:
+        return max(0, min(int(proposal["value"]), len(self.history) - 1))
+
+    @property
+    def last(self) -> int:
+        """The last event's seq."""
+        return len(self.history) - 1
+
+    def step(self, delta: int = 1) -> int:
+        """Move the cursor by ``delta`` events (clamped); returns the new cursor."""
+        self.cursor = self.cursor + delta
+        return self.cursor
+
+    def jump_to_phase(self, turn: int | None, phase: str) -> int:
+        """Put the cursor on the first event of that turn's phase."""
+        for span in self.history.phases():
+            if span.turn == turn and span.phase == phase:
+                self.cursor = span.start
+                return self.cursor
+        raise UnknownReference(f"no {phase!r} phase in turn {turn} of this history")
+
+    def jump_to_turn(self, turn: int) -> int:
+        """Put the cursor on the first event of a turn."""
+        for e in self.history.events:
+            if e.turn == turn:
+                self.cursor = e.seq
+                return self.cursor
+        raise UnknownReference(f"turn {turn} never happens in this history")
+
+    def where(self) -> str:
+        """Turn and phase of the cursor, in words."""
+        e = self.history[self.cursor]
+        bits = [f"event {self.cursor + 1} of {len(self.history)}"]
+        if e.phase:
+            bits.insert(0, str(e.phase).replace("_", " "))
+        if e.turn is not None:
+            bits.insert(0, f"turn {e.turn}")
+        return " · ".join(bits)
+
+    def stops(self) -> list[tuple[str, int]]:
+        """Places to jump to: every phase start (``Turn 1 · politics``), else start and end."""
+        out = [(f"Turn {s.turn} · {s.phase.replace('_', ' ')}" if s.turn is not None else s.phase.replace("_", " "),
+                s.start) for s in self.history.phases()]
+        if not out:
+            out = [("start", 0)]
+            out += [(f"roll: {roll_label(r)}", r.seq) for r in self.history.rolls()]
+            out.append(("end", self.last))
+        return out
+
+
+def roll_label(roll: Any) -> str:
+    """A roll's id and value, short: ``battle-1/combat-1/round-1/attacker = 6``."""
+    rid = getattr(roll, "roll", None) or getattr(roll, "draw", "")
+    return f"{rid} = {roll.value}"
+
+
+def roll_effects(roll: Any) -> list[tuple[str, str, bool]]:
+    """What each face would have meant: (face, meaning, shown) rows; meanings only where known."""
+    effects = getattr(roll, "effects", None)
+    if effects:
+        return [(str(face), str(meaning), str(face) == str(roll.value)) for face, meaning in effects.items()]
+    dice = getattr(roll, "dice", None)
+    if dice:
+        from medviz.engine.dice import distribution
+
+        return [(str(v), "", v == roll.value) for v in distribution(dice)]
+    pool = getattr(roll, "pool", ())
+    return [(str(v), "", v == roll.value) for v in sorted(set(pool))]
+
+
+def describe_branch(h: History) -> str:
+    """One line for a branch: its override (or "as played") and its winner."""
+    winner = h.outcome.get("winner") if isinstance(h.outcome, Mapping) else None
+    what = "as played" if h.override is None else f"{h.override[0]} = {h.override[1]}"
+    return f"{what} → winner: {winner}" if winner is not None else what
+
+
+@dataclass(frozen=True)
+class BranchNode:
+    """A history in the branch tree with its depth (root = 0)."""
+
+    history: History
+    depth: int
+    label: str
+
+
+def branch_nodes(root: History) -> list[BranchNode]:
+    """Every history explored from ``root``, depth first, parents before children."""
+    out: list[BranchNode] = []
+
+    def walk(h: History, depth: int) -> None:
+        out.append(BranchNode(h, depth, describe_branch(h)))
+        for child in h.children:
+            walk(child, depth + 1)
+
+    walk(root, 0)
+    return out
+
+
+class DiceLabModel(traitlets.HasTraits):
+    """Which branch is shown, which roll is picked, and the value to try for it."""
+
+    root = traitlets.Any()
+    current = traitlets.Any()
+    selected_roll = traitlets.Unicode("")
+    value = traitlets.Any(None)
+    tree_version = traitlets.Int(0)  # bumped when a branch is added, so tree views refresh
+
+    def __init__(self, history: History, **kw: Any) -> None:
+        if not isinstance(history, History):
+            raise MalformedInput(f"DiceLabModel needs a History, got {type(history).__name__}")
+        super().__init__(root=history.root, current=history, **kw)
+        rolls = history.rolls()
+        if rolls and not self.selected_roll:
+            self.select(self._id(rolls[-1]) if not self._decisive(history) else self._decisive(history))
+
+    @staticmethod
+    def _id(roll: Any) -> str:
+        return str(getattr(roll, "roll", None) or getattr(roll, "draw", ""))
+
+    @classmethod
+    def _decisive(cls, history: History) -> str:
+        """The last combat-table roll (else the last roll with known effects), else ''."""
+        with_effects = [r for r in history.rolls() if getattr(r, "effects", None)]
+        combat = [r for r in with_effects if "round-" in cls._id(r)]
+        chosen = combat or with_effects
+        return cls._id(chosen[-1]) if chosen else ""
+
+    def rolls(self) -> list[Any]:
+        """Rolls and draws of the branch shown."""
+        return self.current.rolls()  # type: ignore[no-any-return]
+
+    def roll(self) -> Any:
+        """The picked roll event of the branch shown."""
+        return self.current.roll(self.selected_roll)
+
+    def select(self, roll_id: str) -> None:
+        """Pick a roll of the branch shown; the value to try starts at its current value."""
+        event = self.current.roll(roll_id)
+        self.selected_roll = roll_id
+        self.value = event.value
+
+    def decisive_roll_at(self, area: str | None = None, before: int | None = None) -> str:
+        """The roll that decided a battle: its last combat-table roll.
+
+        With ``area``, the battle is the last one the history opens there (a change event about a
+        battle whose data names the area); with ``before``, the last battle before that event.
+        Combat-table rolls are preferred (their ids say ``round-``); any roll with known effects
+        will do otherwise.
+        """
+        h = self.current
+        lo, hi = 0, len(h) if before is None else before + 1
+        if area:
+            opened = [e.seq for e in h.events[:hi] if "battle" in str(getattr(e, "change", ""))
+                      and isinstance(getattr(e, "data", None), Mapping) and e.data.get("area") == area]
+            if opened:
+                lo = opened[-1]
+                ends = [e.seq for e in h.events[lo:hi] if str(getattr(e, "change", "")) in ("battle-closed", "battle-ends")]
+                hi = ends[-1] + 1 if ends else hi
+        rolls = [r for r in self.rolls() if getattr(r, "effects", None) and lo <= r.seq < hi]
+        combat = [r for r in rolls if "round-" in self._id(r)]
+        chosen = combat or rolls
+        if not chosen:
+            raise UnknownReference(f"no combat roll{' in ' + area if area else ''} in this branch")
+        return self._id(chosen[-1])
+
+    def phase_end(self, history: History | None = None) -> int:
+        """The last event of the phase in which the picked roll falls (the end if there are no phases)."""
+        h = history or self.current
+        try:
+            seq = h.roll(self.selected_roll).seq if self.selected_roll else len(h) - 1
+        except UnknownReference:
+            return len(h) - 1
+        for span in h.phases():
+            if span.start <= seq < span.end:
+                return span.end - 1
+        return len(h) - 1
+
+    def make_branch(self) -> History:
+        """Branch the shown history at the picked roll with the value to try, and show the branch."""
+        if not self.selected_roll:
+            raise MalformedInput("pick a roll first")
+        child: History = self.current.branch(self.selected_roll, self.value)
+        self.tree_version += 1
+        self.current = child
+        if any(self._id(r) == self.selected_roll for r in child.rolls()):
+            self.value = child.roll(self.selected_roll).value
+        return child
+
+    def switch(self, history: History) -> None:
+        """Show another history of the same tree."""
+        if history.root is not self.root:
+            raise MalformedInput("that history is not in this dice lab's branch tree")
+        self.current = history
+        ids = {self._id(r) for r in history.rolls()}
+        if self.selected_roll in ids:
+            self.value = history.roll(self.selected_roll).value
+        else:
+            self.selected_roll = ""
+            self.value = None
+
+    def diff_words(self, view_at: ViewAt | None = None) -> str:
+        """The shown branch against its parent: first divergence, outcome changes, areas changing hands."""
+        h = self.current
+        other = h.parent
+        if other is None:
+            return "This is the history as played; make a branch to compare."
+        d = diff(other, h)
+        lines = [f"Branch {h.override[0]} = {h.override[1]} against its parent:" if h.override else "Against its parent:"]
+        if d.first_divergence is not None:
+            lines.append(f"They part at event {d.first_divergence}:")
+            for label, e, hist in (("before", d.a_event, other), ("now", d.b_event, h)):
+                lines.append(f"  {label}: {hist.describe(e) if e is not None else '(ended)'}")
+        for key, (a, b) in d.outcome_changes.items():
+            lines.append(f"  {key}: {a!r} → {b!r}")
+        if not d.outcome_changes:
+            winner = h.outcome.get("winner") if isinstance(h.outcome, Mapping) else None
+            lines.append("The outcome is the same" + (f" (winner: {winner})." if winner is not None else "."))
+        if view_at is not None:
+            va, vb = view_at(other, len(other) - 1), view_at(h, len(h) - 1)
+            ca, cb = va.get("control") or {}, vb.get("control") or {}
+            moved = sorted(a for a in set(ca) | set(cb) if ca.get(a) != cb.get(a))
+            if moved:
+                lines.append("Areas that changed hands: " + ", ".join(f"{a} ({ca.get(a)} → {cb.get(a)})" for a in moved))
+            else:
+                lines.append("No area ends in other hands.")
+            for key in ("vp",):
+                if va.get(key) != vb.get(key):
+                    lines.append(f"VP: {va.get(key)} → {vb.get(key)}")
+        if d.identical:
+            lines.append("The two histories are identical.")
+        return "\n".join(lines)

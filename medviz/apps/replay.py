@@ -1,0 +1,112 @@
+"""``ReplayViewer``: play, step and jump through a history with its map, log and notes in sync."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+import traitlets
+
+from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
+from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at
+from medviz.engine.history import History
+
+__all__ = ["ReplayViewer"]
+
+#: Width of the slider track and its tick row, and the slider's inner padding (px).
+TRACK_PX = 600
+TRACK_PAD = 8
+
+
+class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
+    """A replay of one history: play/pause, step buttons, an event slider with phase ticks, a jump
+    menu, the map (when a view function is known), the event log and the step's notes."""
+
+    def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
+                 annotations: Any = None, interval_ms: int = 700, map_size: tuple[int, int] = (1200, 750)) -> None:
+        self.model = ReplayModel(history)
+        self.history = history
+        self.annotations = annotations
+        fn = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
+        self.view_at = fn
+        last = self.model.last
+        self.play = widgets.Play(value=0, min=0, max=last, step=1, interval=interval_ms,
+                                 description="Play", layout=widgets.Layout(width="auto"))
+        self.back = widgets.Button(description="◀ step", layout=widgets.Layout(width="80px"),
+                                   tooltip="one event back")
+        self.forward = widgets.Button(description="step ▶", layout=widgets.Layout(width="80px"),
+                                      tooltip="one event forward")
+        self.slider = widgets.IntSlider(value=0, min=0, max=last, step=1, readout=False,
+                                        continuous_update=True, layout=widgets.Layout(width=f"{TRACK_PX}px"))
+        stops = self.model.stops()
+        self.jump = widgets.Dropdown(options=[("jump to …", -1), *stops], value=-1,
+                                     layout=widgets.Layout(width="220px"))
+        self.ticks = html_box(self._ticks_html(self.history, last), width=f"{TRACK_PX}px")
+        self.where = html_box(width="auto")
+        self.events = html_box(width="auto")
+        self.notes = html_box(width="auto")
+        traitlets.link((self.model, "cursor"), (self.slider, "value"))
+        traitlets.link((self.slider, "value"), (self.play, "value"))
+        traitlets.link((self.model, "playing"), (self.play, "playing"))
+        self.back.on_click(lambda _b: self.model.step(-1))
+        self.forward.on_click(lambda _b: self.model.step(1))
+        self.jump.observe(self._on_jump, names="value")
+        self.map: MapPane | None = None
+        self.battle = html_box(width="640px")
+        if self.view_at is not None:
+            self.map = MapPane(self.view_at(history, 0), *map_size)
+            stage: widgets.Widget = self.map.figure
+        else:
+            stage = self.battle
+        self.model.observe(self._on_cursor, names="cursor")
+        controls = widgets.HBox([self.play, self.back, self.forward,
+                                 widgets.VBox([self.slider, self.ticks]), self.jump])
+        log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
+        notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
+        super().__init__([self.where, controls, stage, widgets.HBox([log, notes])])
+        self._render(0)
+
+    @staticmethod
+    def _ticks_html(history: History, last: int) -> str:
+        """Ticks under the slider: a labelled one where each turn begins, small ones at phases."""
+        if last <= 0:
+            return ""
+        marks = []
+        seen_turns: set[Any] = set()
+        inner = TRACK_PX - 2 * TRACK_PAD
+        for span in history.phases():
+            left = TRACK_PAD + inner * span.start / last
+            title = html.escape(f"turn {span.turn} · {span.phase}" if span.turn is not None else span.phase)
+            if span.turn is not None and span.turn not in seen_turns:
+                seen_turns.add(span.turn)
+                marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
+                             f"border-left:2px solid #5b4d3c;height:14px;padding-left:3px;font-size:11px;"
+                             f"color:#5b4d3c;line-height:14px'>T{span.turn}</span>")
+            else:
+                marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
+                             f"border-left:1px solid #b9ad96;height:7px'></span>")
+        if not marks:
+            for r in history.rolls():
+                left = TRACK_PAD + inner * r.seq / last
+                marks.append(f"<span title='{html.escape(str(getattr(r, 'roll', '')))}' style='position:absolute;"
+                             f"left:{left:.0f}px;top:0;font-size:11px;color:#b2182b'>⚄</span>")
+        return f"<div style='position:relative;height:16px'>{''.join(marks)}</div>"
+
+    def _on_jump(self, change: Mapping[str, Any]) -> None:
+        if change["new"] is not None and change["new"] >= 0:
+            self.model.cursor = change["new"]
+            self.jump.value = -1  # back to "jump to …", so the same stop can be chosen again
+
+    def _on_cursor(self, change: Mapping[str, Any]) -> None:
+        self._render(change["new"])
+
+    def _render(self, seq: int) -> None:
+        self.where.value = f"<span style='font-size:16px'><b>{html.escape(self.model.where())}</b></span>"
+        self.events.value = event_log(self.history, seq)
+        self.notes.value = notes_html(self.annotations, seq) or "<i style='color:#8a7a66'>no note for this step</i>"
+        if self.map is not None and self.view_at is not None:
+            self.map.show(self.view_at(self.history, seq))
+        else:
+            self.battle.value = battle_table(self.history, seq)

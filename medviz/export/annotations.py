@@ -1,0 +1,354 @@
+"""Annotation files: markdown notes anchored to the events and phases of a history (TOML).
+
+The format is documented in docs/annotations.md. In short::
+
+    title = "My replay"                  # optional
+    [[note]]
+    anchor = { turn = 1, phase = "politics" }   # or {event = 12}, {roll = "<id>"}, {decision = "<id>"}, {turn = 2}, {phase = "x"}
+    title = "A crown offered"
+    date = "Aug 1282"                    # optional, free text with a year
+    kind = "history"                     # history | game | what-if (default history)
+    source = "Runciman 1958, ch. 14"     # optional, plain text
+    text = '''markdown'''
+
+Where a note shows (decided here, documented in docs/annotations.md):
+
+* a **phase** anchor (``turn`` + ``phase``, ``turn`` alone, or ``phase`` alone for that phase in
+  every turn) shows the note at every event of that phase (or turn);
+* a **point** anchor (``event``, ``roll``, ``decision``) shows the note from its event up to, not
+  including, the event of the next point note, and never past the end of the phase it is in.
+
+Notes are untrusted: their markdown is rendered with raw HTML disabled and sanitized
+(:mod:`medviz.export.sanitize`); titles, dates and sources are plain text.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from medviz.engine.errors import DataError, MalformedInput, MedvizError
+from medviz.export.sanitize import render_markdown
+
+__all__ = ["Anchor", "Annotations", "KINDS", "Note", "load_annotations", "parse_annotations"]
+
+#: What a note is about: what happened, how the game models it, where game and history part.
+KINDS = ("history", "game", "what-if")
+NOTE_FIELDS = ("anchor", "title", "date", "kind", "source", "text")
+ANCHOR_FIELDS = ("event", "roll", "decision", "turn", "phase")
+TOP_FIELDS = ("format", "version", "title", "note")
+FORMAT = "medviz-annotations"
+VERSION = 1
+_YEAR = re.compile(r"\b\d{3,4}\b")
+
+
+def _default_phases() -> tuple[str, ...]:
+    """Phase names of Mediterranean Empires (5.1), for checking a file without a history."""
+    try:
+        from medviz.rules.medempires.game.turn import PHASES
+    except Exception:  # the whole-game rules may be absent or mid-edit; fall back to 5.1's list
+        PHASES = ("stratagems", "politics", "recruitment", "operations-A", "operations-B", "end-of-turn")
+    return ("game turn", *PHASES, "victory")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a note is fixed: one event, roll or decision, or a turn and/or phase."""
+
+    event: int | None = None
+    roll: str | None = None
+    decision: str | None = None
+    turn: int | None = None
+    phase: str | None = None
+
+    @property
+    def is_point(self) -> bool:
+        """True for an event, roll or decision anchor (shown until the next point note)."""
+        return self.event is not None or self.roll is not None or self.decision is not None
+
+    def describe(self) -> str:
+        """The anchor in plain words."""
+        if self.event is not None:
+            return f"event {self.event}"
+        if self.roll is not None:
+            return f"roll {self.roll}"
+        if self.decision is not None:
+            return f"decision {self.decision}"
+        if self.phase is not None and self.turn is not None:
+            return f"turn {self.turn}, {self.phase}"
+        if self.phase is not None:
+            return f"every {self.phase} phase"
+        return f"turn {self.turn}"
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note: plain-text title/date/source, sanitized ``html``, and where it shows."""
+
+    number: int
+    title: str
+    kind: str
+    text: str
+    html: str
+    anchor: Anchor
+    date: str | None = None
+    source: str | None = None
+    #: Event ranges [start, end) where the note shows; empty until bound to a history.
+    spans: tuple[tuple[int, int], ...] = ()
+
+    def shows_at(self, seq: int) -> bool:
+        """True when the note shows at event ``seq``."""
+        return any(a <= seq < b for a, b in self.spans)
+
+    def to_json(self) -> dict[str, Any]:
+        """The note as page data (``html`` already sanitized; the rest is plain text)."""
+        return {"number": self.number, "title": self.title, "kind": self.kind, "date": self.date,
+                "source": self.source, "anchor": self.anchor.describe(), "html": self.html,
+                "spans": [list(s) for s in self.spans]}
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The notes of one annotation file, optionally bound to a history (then ``for_event`` works)."""
+
+    notes: tuple[Note, ...]
+    source: str = "annotations"
+    title: str | None = None
+    bound: bool = False
+
+    def __len__(self) -> int:
+        return len(self.notes)
+
+    def __iter__(self) -> Iterator[Note]:
+        return iter(self.notes)
+
+    def for_event(self, seq: int) -> list[Note]:
+        """Notes showing at event ``seq``: phase notes first, then point notes, in file order."""
+        if not self.bound:
+            raise MedvizError(f"{self.source}: annotations are not bound to a history; "
+                              "pass history= to load_annotations or call .bind(history)")
+        hits = [n for n in self.notes if n.shows_at(seq)]
+        return sorted(hits, key=lambda n: (n.anchor.is_point, n.number))
+
+    def bind(self, history: Any) -> Annotations:
+        """Resolve every anchor in ``history``; a ``DataError`` lists every anchor that does not."""
+        problems: list[str] = []
+        notes = _resolve(self.notes, history, problems)
+        if problems:
+            raise DataError(_by_note(problems), self.source)
+        return replace(self, notes=tuple(notes), bound=True)
+
+
+def load_annotations(path: str | Path, history: Any = None) -> Annotations:
+    """Read and check an annotation file; with ``history``, anchors must resolve in it.
+
+    Every problem is reported at once in one ``DataError`` ("note 3: unknown phase 'politcs'
+    (known: ...)"); a missing file or bad TOML is ``MalformedInput``.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MalformedInput(f"{p}: annotation file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MalformedInput(f"{p}: cannot read annotation file ({exc})") from None
+    return parse_annotations(text, str(p), history)
+
+
+def parse_annotations(text: str, source: str = "annotations", history: Any = None) -> Annotations:
+    """Parse annotation TOML text (see :func:`load_annotations`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MalformedInput(f"{source}: not valid TOML: {exc}") from None
+    problems: list[str] = []
+    for key in data:
+        if key not in TOP_FIELDS:
+            problems.append(f"unknown top-level field {key!r} (known: {', '.join(TOP_FIELDS)})")
+    if "format" in data and data["format"] != FORMAT:
+        problems.append(f"format is {data['format']!r}, expected {FORMAT!r}")
+    if "version" in data and data["version"] != VERSION:
+        problems.append(f"version {data['version']!r} is not supported (this medviz reads version {VERSION})")
+    title = data.get("title")
+    if title is not None and not isinstance(title, str):
+        problems.append("top-level 'title' must be text")
+        title = None
+    raw = data.get("note", [])
+    if not isinstance(raw, list) or not all(isinstance(n, Mapping) for n in raw):
+        problems.append("'note' must be a list of [[note]] tables")
+        raw = []
+    notes = [n for i, entry in enumerate(raw, start=1) if (n := _parse_note(i, entry, problems)) is not None]
+    if history is None:
+        known = _default_phases()
+        for n in notes:
+            if n.anchor.phase is not None and n.anchor.phase not in known:
+                problems.append(_unknown_phase(n.number, n.anchor.phase, known))
+    else:
+        notes = _resolve(notes, history, problems)
+    if problems:
+        raise DataError(_by_note(problems), source)
+    return Annotations(tuple(notes), source, title, bound=history is not None)
+
+
+def _by_note(problems: list[str]) -> list[str]:
+    """Problems in file order: file-level ones first, then note by note."""
+    def key(p: str) -> int:
+        m = re.match(r"note (\d+):", p)
+        return int(m.group(1)) if m else 0
+    return sorted(problems, key=key)
+
+
+# -- parsing ----------------------------------------------------------------------------------
+def _parse_note(number: int, entry: Mapping[str, Any], problems: list[str]) -> Note | None:
+    where = f"note {number}"
+    start = len(problems)
+    for key in entry:
+        if key not in NOTE_FIELDS:
+            problems.append(f"{where}: unknown field {key!r} (known: {', '.join(NOTE_FIELDS)})")
+    title = entry.get("title")
+    if not isinstance(title, str) or not title.strip():
+        problems.append(f"{where}: 'title' is required (a line of text)")
+    text = entry.get("text")
+    if not isinstance(text, str) or not text.strip():
+        problems.append(f"{where}: 'text' is required (markdown)")
+    kind = entry.get("kind", "history")
+    if kind not in KINDS:
+        problems.append(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    date = entry.get("date")
+    if date is not None and (not isinstance(date, str) or not _YEAR.search(date)):
+        problems.append(f"{where}: date {date!r} must be text with a year, e.g. \"30 Mar 1282\"")
+    source = entry.get("source")
+    if source is not None and not isinstance(source, str):
+        problems.append(f"{where}: 'source' must be text")
+    anchor = _parse_anchor(where, entry.get("anchor"), problems)
+    if anchor is None:
+        return None
+    # Even a note with other problems goes on to anchor resolution, so every problem is reported.
+    ok = len(problems) == start
+    text = text if isinstance(text, str) else ""
+    return Note(number, title.strip() if isinstance(title, str) else "", str(kind), text,
+                render_markdown(text) if ok else "", anchor,
+                date.strip() if isinstance(date, str) else None,
+                source.strip() if isinstance(source, str) else None)
+
+
+def _parse_anchor(where: str, raw: Any, problems: list[str]) -> Anchor | None:
+    example = 'e.g. anchor = {turn = 1, phase = "politics"} or {event = 12} or {roll = "<roll id>"}'
+    if raw is None:
+        problems.append(f"{where}: 'anchor' is required ({example})")
+        return None
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where}: 'anchor' must be a table ({example})")
+        return None
+    n = len(problems)
+    for key in raw:
+        if key not in ANCHOR_FIELDS:
+            problems.append(f"{where}: unknown anchor field {key!r} (known: {', '.join(ANCHOR_FIELDS)})")
+    points = [k for k in ("event", "roll", "decision") if k in raw]
+    spans = [k for k in ("turn", "phase") if k in raw]
+    if not points and not spans:
+        problems.append(f"{where}: empty anchor ({example})")
+    elif len(points) > 1 or (points and spans):
+        problems.append(f"{where}: anchor mixes {' and '.join(points + spans)}; give one of event, roll, "
+                        "decision, or a turn and/or phase")
+    ev = raw.get("event")
+    if "event" in raw and (isinstance(ev, bool) or not isinstance(ev, int) or ev < 0):
+        problems.append(f"{where}: anchor event {ev!r} must be an event number >= 0")
+    for key in ("roll", "decision", "phase"):
+        if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
+            problems.append(f"{where}: anchor {key} {raw[key]!r} must be a non-empty id")
+    turn = raw.get("turn")
+    if "turn" in raw and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
+        problems.append(f"{where}: anchor turn {turn!r} must be a turn number >= 1")
+    if len(problems) > n:
+        return None
+    return Anchor(**{k: raw[k] for k in ANCHOR_FIELDS if k in raw})
+
+
+def _unknown_phase(number: int, phase: str, known: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(phase, list(known), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"note {number}: unknown phase {phase!r} (known: {', '.join(known)}){hint}"
+
+
+# -- resolving in a history -------------------------------------------------------------------
+def _resolve(notes: Sequence[Note], history: Any, problems: list[str]) -> list[Note]:
+    """Give every note its event spans in ``history``; append a problem for each that fails."""
+    n_events = len(history.events)
+    phases = list(history.phases())
+    known_phases = list(dict.fromkeys(s.phase for s in phases))
+    turns = sorted({s.turn for s in phases if s.turn is not None})
+    starts: dict[int, int] = {}
+    for note in notes:
+        a, where = note.anchor, f"note {note.number}"
+        if a.event is not None:
+            if a.event >= n_events:
+                problems.append(f"{where}: event {a.event} is outside this history (0..{n_events - 1})")
+            else:
+                starts[note.number] = a.event
+        elif a.roll is not None:
+            seq = next((e.seq for e in history.events
+                        if getattr(e, "roll", None) == a.roll or getattr(e, "draw", None) == a.roll), None)
+            if seq is None:
+                import difflib
+
+                ids = [str(getattr(e, "roll", None) or getattr(e, "draw", "")) for e in history.rolls()]
+                close = difflib.get_close_matches(a.roll, ids, n=2, cutoff=0.5)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                problems.append(f"{where}: roll {a.roll!r} never happens in this history{hint}")
+            else:
+                starts[note.number] = seq
+        elif a.decision is not None:
+            seq = next((e.seq for e in history.events if getattr(e, "decision", None) == a.decision), None)
+            if seq is None:
+                import difflib
+
+                ids = [str(e.decision) for e in history.decisions()]
+                close = difflib.get_close_matches(a.decision, ids, n=2, cutoff=0.5)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                problems.append(f"{where}: decision {a.decision!r} never happens in this history{hint}")
+            else:
+                starts[note.number] = seq
+    # Point notes run to the next point note's event, never past the end of their phase.
+    ordered = sorted(set(starts.values()))
+    out: list[Note] = []
+    for note in notes:
+        a, where = note.anchor, f"note {note.number}"
+        if note.number in starts:
+            s = starts[note.number]
+            later = [x for x in ordered if x > s]
+            end = later[0] if later else n_events
+            span = next((p for p in phases if p.start <= s < p.end), None)
+            if span is not None:
+                end = min(end, span.end)
+            out.append(replace(note, spans=((s, end),)))
+            continue
+        if a.is_point:
+            continue  # already reported
+        if not phases:
+            problems.append(f"{where}: anchored to {a.describe()}, but this history has no turns or phases "
+                            "(a single battle?): anchor it to an event, roll or decision")
+            continue
+        if a.phase is not None and a.phase not in known_phases:
+            problems.append(_unknown_phase(note.number, a.phase, known_phases))
+            continue
+        if a.turn is not None and a.turn not in turns:
+            listed = ", ".join(map(str, turns)) or "none: this history has no turns"
+            problems.append(f"{where}: turn {a.turn} never happens in this history (turns: {listed})")
+            continue
+        if a.phase is not None:
+            spans = [(p.start, p.end) for p in phases if p.phase == a.phase and (a.turn is None or p.turn == a.turn)]
+        else:
+            of_turn = [p for p in phases if p.turn == a.turn]
+            spans = [(of_turn[0].start, of_turn[-1].end)]
+        if not spans:
+            problems.append(f"{where}: phase {a.phase!r} of turn {a.turn} never happens in this history")
+            continue
+        out.append(replace(note, spans=tuple(spans)))
+    return out

@@ -1,0 +1,61 @@
+"""The ``medviz export`` subcommand: a history (and its notes) as one standalone HTML page.
+
+    medviz export HISTORY [--annotations FILE] --html OUT
+
+Bad input (a missing or malformed history, an annotation file with problems, an output folder
+that does not exist) prints one line and exits 2; nothing is written. The page is written
+atomically (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from medviz.engine.errors import DataError, MalformedInput
+
+__all__ = ["cmd_export", "register"]
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Run ``medviz export``."""
+    from medviz.engine import History
+    from medviz.export.annotations import load_annotations
+    from medviz.export.html import export_html
+
+    out = Path(args.html)
+    if out.is_dir():
+        raise MalformedInput(f"--html {out}: is a folder; give a file name such as replay.html")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise MalformedInput(f"--html {out}: folder {out.parent} does not exist")
+    history = History.load(args.history)
+    annotations = None
+    if args.annotations:
+        try:
+            annotations = load_annotations(args.annotations, history)
+        except DataError as exc:  # one line: every problem, separated by semicolons
+            raise MalformedInput(f"{exc.problems and exc.args[0].splitlines()[0]}: " + "; ".join(exc.problems)) from None
+    path = export_html(history, out, annotations, compress_plotlyjs=not args.no_compress)
+    size = path.stat().st_size
+    notes = f", {len(annotations)} note(s)" if annotations is not None else ""
+    print(f"Replay page written to {path} ({size / 1e6:.2f} MB, {len(history.events)} events{notes}); "
+          "it opens offline in any browser")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``medviz export`` to the ``medviz`` command."""
+    p = subparsers.add_parser(
+        "export", help="write a history as one standalone HTML page (map, slider, log, notes)",
+        description="One standalone page: no Python, no network.\n"
+                    "  medviz battle --attacker aragon:2FA,1L,K2 --defender anjou:3FA --seed 3 --out h.json\n"
+                    "  medviz export h.json --annotations notes.toml --html replay.html\n"
+                    "Annotation files: see docs/annotations.md.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("history", help="a history JSON file (medviz battle --out, or a saved game)")
+    p.add_argument("--annotations", metavar="FILE", help="a TOML file of notes anchored to events or phases")
+    p.add_argument("--html", required=True, metavar="OUT", help="the page to write")
+    p.add_argument("--no-compress", action="store_true",
+                   help="inline plotly.js as plain text (bigger page, for browsers without DecompressionStream)")
+    p.set_defaults(func=cmd_export)

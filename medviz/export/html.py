@@ -1,0 +1,676 @@
+"""One standalone HTML page per history: map (or battle forces), slider, play, log, annotations.
+
+The page needs no Python and no network. plotly.js comes from the installed plotly package and
+is inlined gzip-compressed (base64), unpacked in the browser with ``DecompressionStream``:
+plotly.js alone is 4.8 MB, 1.9 MB packed, which is what keeps a whole replay under 3 MB.
+
+Geometry is sent ONCE, in the first figure. Every step of the slider (one per event) carries only
+what changed since the step before, as *channels*: one channel is one plotly attribute of one
+trace (``fillcolor`` of an area, ``text`` of the unit glyphs, ``x``/``y`` of an overlay), a layout
+attribute, or the page's side panel. Values are stored once in a table and referred to by index.
+The page's own small script (``page.js``) applies a step with ``Plotly.restyle``/``relayout``.
+
+A Content-Security-Policy in the page forbids every network load (``connect-src 'none'``,
+no remote scripts, images or fonts) and runs only the page's own nonce-carrying scripts, so even
+a note that slipped past the sanitizer could neither run an inline handler nor phone home.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import gzip
+import json
+import math
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from medviz.engine.errors import MalformedInput
+from medviz.engine.history import write_atomic
+from medviz.export.annotations import Annotations
+
+__all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
+
+#: A function giving the map view (see medviz/rules/medempires/view.py) after event ``seq``.
+ViewAt = Callable[[int], Mapping[str, Any]]
+
+#: Channel "trace" numbers that are not plotly traces.
+LAYOUT, PANEL = -1, -2
+
+
+# -- the step encoder -------------------------------------------------------------------------
+@dataclass
+class Timeline:
+    """A figure sent once, plus per-step changes of its channels (deltas against the step before).
+
+    ``steps[s]`` is a flat list of integers. ``ch, v`` sets channel ``ch`` to ``values[v]``;
+    a list channel with few changed elements is patched instead: ``-ch-1, k`` then ``k``
+    splices ``at, deleted, n, v1 .. vn`` (applied last first, so ``at`` counts in the old list).
+    """
+
+    figure: dict[str, Any] | None
+    channels: list[tuple[int, str]] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
+    init: list[int] = field(default_factory=list)
+    steps: list[list[int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Page data: ``figure``, ``channels`` [[trace, path]], ``values``, ``init`` and ``steps``."""
+        return {"figure": self.figure, "channels": [list(c) for c in self.channels], "values": self.values,
+                "init": self.init, "steps": self.steps}
+
+    def state(self, step: int) -> dict[tuple[int, str], Any]:
+        """Every channel's value at ``step``, decoded as the page's script does (for tests and tools)."""
+        cur = [self.values[v] for v in self.init]
+        for d in self.steps[: step + 1]:
+            p = 0
+            while p < len(d):
+                ch = d[p]
+                if ch >= 0:
+                    cur[ch] = self.values[d[p + 1]]
+                    p += 2
+                    continue
+                ch, k = -ch - 1, d[p + 1]
+                p += 2
+                ops = []
+                for _ in range(k):
+                    at, deleted, n = d[p], d[p + 1], d[p + 2]
+                    ops.append((at, deleted, [self.values[x] for x in d[p + 3: p + 3 + n]]))
+                    p += 3 + n
+                arr = list(cur[ch])
+                for at, deleted, items in reversed(ops):
+                    arr[at: at + deleted] = items
+                cur[ch] = arr
+        return dict(zip(self.channels, cur))
+
+
+def encode_timeline(figure: dict[str, Any] | None, init: Mapping[tuple[int, str], Any],
+                    states: Iterable[Mapping[tuple[int, str], Any]]) -> Timeline:
+    """Encode full per-step channel states as deltas; ``init`` is what ``figure`` already shows.
+
+    A channel missing from a step keeps its ``init`` value in that step. Values are stored once
+    (a table); a long list with a few changed elements is sent as a patch.
+    """
+    values: list[Any] = []
+    index: dict[str, int] = {}
+
+    def vid(v: Any) -> int:
+        key = json.dumps(v, sort_keys=True, separators=(",", ":"), default=_json_default)
+        if key not in index:
+            index[key] = len(values)
+            values.append(v)
+        return index[key]
+
+    channels = list(init)
+    pos = {ch: i for i, ch in enumerate(channels)}
+    cur: list[Any] = [init[ch] for ch in channels]
+    steps: list[list[int]] = []
+    touched: set[int] = set()
+    for st in states:
+        delta: list[int] = []
+        unknown = [ch for ch in st if ch not in pos]
+        if unknown:
+            raise ValueError(f"channel {unknown[0]} has no initial value")
+        for i, ch in enumerate(channels):
+            v = st.get(ch, init[ch])
+            old = cur[i]
+            if old == v:
+                continue
+            touched.add(i)
+            if isinstance(v, list) and isinstance(old, list) and len(v) > 3 and old:
+                patch = _splices([vid(x) for x in old], [vid(x) for x in v])
+                if len(patch) + 2 < len(v):
+                    delta += [-i - 1, *patch]
+                    cur[i] = v
+                    continue
+            delta += [i, vid(v)]
+            cur[i] = v
+        steps.append(delta)
+    # Drop channels that never change (the figure already shows them).
+    keep = sorted(touched | {i for i, ch in enumerate(channels) if ch[0] == PANEL})  # the page draws the panel
+    remap = {old: new for new, old in enumerate(keep)}
+    out_steps: list[list[int]] = []
+    for d in steps:
+        e: list[int] = []
+        p = 0
+        while p < len(d):
+            if d[p] >= 0:
+                e += [remap[d[p]], d[p + 1]]
+                p += 2
+            else:
+                q, k = p + 2, d[p + 1]
+                for _ in range(k):
+                    q += 3 + d[q + 2]
+                e += [-remap[-d[p] - 1] - 1, *d[p + 1: q]]
+                p = q
+        out_steps.append(e)
+    return Timeline(figure, [channels[i] for i in keep], values, [vid(cur_init) for cur_init in
+                                                                   (init[channels[i]] for i in keep)], out_steps)
+
+
+def _splices(old: list[int], new: list[int]) -> list[int]:
+    """``k`` then ``k`` splices ``at, deleted, n, items..`` turning ``old`` into ``new``."""
+    import difflib
+
+    ops = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    out = [len(ops)]
+    for _, i1, i2, j1, j2 in ops:
+        out += [i1, i2 - i1, j2 - j1, *new[j1:j2]]
+    return out
+
+
+# -- map mode ---------------------------------------------------------------------------------
+def view_at_for(history: Any) -> ViewAt | None:
+    """The map views of a whole-game history, when the rules provide ``history_view``; else None."""
+    if getattr(history, "scenario", None) == "battle":
+        return None
+    try:
+        from medviz.rules.medempires import view as view_module
+    except ImportError:
+        return None
+    history_view = getattr(view_module, "history_view", None)
+    if history_view is None:
+        return None
+    return lambda seq: history_view(history, seq)
+
+
+_MISSING = object()
+
+
+class _MapChannels:
+    """Draws the map once and turns each view into channel values (never geometry).
+
+    With ``medviz.viz.state_map`` present, the figure is ``state_map(first view)`` and each view
+    is reached with ``update_state_map`` (the map engineer's own step function); a channel is any
+    trace or layout attribute that differs from the first figure. Without it, a plain drawing of
+    control colours, unit glyphs, Kings, the Pope and overlays over ``base_map`` is used.
+    """
+
+    def __init__(self, first_view: Mapping[str, Any]) -> None:
+        fns = _state_map_functions()
+        self.generic = fns is not None
+        if fns is not None:
+            self._state_map, self._update = fns
+            self.fig = self._state_map(dict(first_view))
+            self._prev: Mapping[str, Any] = first_view
+            self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
+            self.figure = self.fig.to_dict()
+        else:
+            self._own_init(first_view)
+
+    def channels(self, view: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
+        """Channel values of one view: for the generic path, only those differing from the first figure."""
+        if not self.generic:
+            return self._own_channels(view)
+        if self._update is not None:
+            self._update(self.fig, self._prev, dict(view))
+            self._prev = view
+            flat = _flatten_figure(_raw_figure(self.fig))
+        else:
+            flat = _flatten_figure(_raw_figure(self._state_map(dict(view))))
+        diff = {k: copy.deepcopy(v) for k, v in flat.items() if self.base_flat.get(k, _MISSING) != v}
+        for k in self.base_flat.keys() - flat.keys():
+            diff[k] = None  # gone in this step: plotly resets it to its default
+        return diff
+
+    def finish(self, steps: list[dict[tuple[int, str], Any]]) -> tuple[dict[str, Any], dict[tuple[int, str], Any]]:
+        """The figure to send once (with spare annotation slots if a step needs more) and channel init values."""
+        figure = json.loads(json.dumps(self.figure, default=_json_default))
+        layout = figure.setdefault("layout", {})
+        layout.pop("width", None)  # the page sizes the map (16:10, responsive)
+        layout.pop("height", None)
+        layout["autosize"] = True
+        if self.generic:
+            most = max([int(k[1][12:k[1].index("]")]) + 1 for st in steps for k in st
+                        if k[0] == LAYOUT and k[1].startswith("annotations[")] + [0])
+            anns = figure.setdefault("layout", {}).setdefault("annotations", [])
+            while len(anns) < most:
+                anns.append({"visible": False, "text": "", "showarrow": False, "x": 0, "y": 0,
+                             "xref": "x", "yref": "y", "name": "badge:free"})
+            base = _flatten_figure(figure)
+            keys = {k for st in steps for k in st}
+            return figure, {k: base.get(k) for k in sorted(keys, key=lambda k: (k[0] < 0, k[0], k[1]))}
+        init = self._own_channels(self._first)
+        for (trace, path), value in init.items():
+            _set_path(figure["data"][trace], path, value)  # the figure shows what init says
+        return figure, init
+
+    # own drawing, used when medviz.viz.state_map is absent ----------------------------------
+    def _own_init(self, first_view: Mapping[str, Any]) -> None:
+        import plotly.graph_objects as go
+
+        import medviz.geo
+        from medviz.rules.medempires.gamedata import load_game_data
+        from medviz.viz.basemap import area_traces, base_map
+
+        self._first = first_view
+        geo = medviz.geo.load("medempires")
+        rows = [dict(r) for _, r in geo.iterrows()]
+        self.kind = {r["id"]: r["kind"] for r in rows}
+        self.label = {r["id"]: (float(r["label_lon"]), float(r["label_lat"])) for r in rows}
+        data = load_game_data()
+        self.powers = data.powers
+        self.colour = {pid: p.display_colour for pid, p in data.powers.items()}
+        fig = base_map(geo, width=None, height=None)
+        self.areas = area_traces(fig)
+        self.base_fill = {a: fig.data[i].fillcolor for a, i in self.areas.items()}
+        self.glyph_areas = sorted(a for a in self.label if self.kind[a] in ("land", "sea"))
+        gx = [self.label[a][0] for a in self.glyph_areas]
+        gy = [self.label[a][1] - 0.42 for a in self.glyph_areas]
+        self.t_units = len(fig.data)
+        fig.add_trace(go.Scatter(x=gx, y=gy, mode="text", text=[""] * len(gx), name="units", uid="units",
+                                 textfont={"size": 11, "color": "#1b1b1b"}, hoverinfo="skip", showlegend=False))
+        for name, colour, dash in (("moves-A", "#1F3F8F", "solid"), ("moves-B", "#B2182B", "dash")):
+            fig.add_trace(go.Scatter(x=[], y=[], mode="lines+markers", name=name, uid=name,
+                                     line={"color": colour, "width": 3, "dash": dash},
+                                     marker={"size": 6, "symbol": "arrow", "angleref": "previous"},
+                                     hoverinfo="skip", showlegend=False))
+        self.t_moves = {"A": self.t_units + 1, "B": self.t_units + 2}
+        self.t_kings = len(fig.data)
+        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="kings", uid="kings", text=[],
+                                 marker={"size": 13, "symbol": "star", "color": "#ffd700",
+                                         "line": {"color": "#3b2f22", "width": 1.2}},
+                                 hoverinfo="text", showlegend=False))
+        self.t_pope = len(fig.data)
+        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="pope", uid="pope", text=["the Pope"],
+                                 marker={"size": 14, "symbol": "cross", "color": "#ffffff",
+                                         "line": {"color": "#6b4e16", "width": 1.5}},
+                                 hoverinfo="text", showlegend=False))
+        self.t_battles = len(fig.data)
+        fig.add_trace(go.Scatter(x=[], y=[], mode="markers+text", name="battles", uid="battles", text=[],
+                                 textposition="top center", textfont={"size": 12, "color": "#5a0000"},
+                                 marker={"size": 18, "symbol": "x-thin", "line": {"color": "#5a0000", "width": 3}},
+                                 hoverinfo="text", showlegend=False))
+        self.t_intercepts = len(fig.data)
+        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="interceptions", uid="interceptions", text=[],
+                                 marker={"size": 14, "symbol": "diamond-open", "color": "#222222",
+                                         "line": {"width": 2}}, hoverinfo="text", showlegend=False))
+        self.figure = fig.to_dict()
+
+    def _fill(self, holder: Any, area: str) -> str:
+        """Fill of an area held by ``holder`` (a side, "partial", a power id or None)."""
+        from medviz.viz.palette import blend
+
+        if holder in ("A", "B"):
+            lead = "france" if holder == "A" else "aragon"
+            return blend(self.colour.get(lead, "#777777"), "#ffffff", 0.55)
+        if holder == "partial":
+            return "#cdc3d9"
+        if isinstance(holder, str) and holder in self.colour:
+            return blend(self.colour[holder], "#ffffff", 0.45)
+        return str(self.base_fill.get(area, "#e6e4df"))
+
+    def _own_channels(self, view: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
+        out: dict[tuple[int, str], Any] = {}
+        control = view.get("control") or {}
+        for area, i in self.areas.items():
+            if self.kind.get(area) == "land":
+                out[(i, "fillcolor")] = self._fill(control.get(area), area)
+        units = view.get("units") or {}
+        text = []
+        for area in self.glyph_areas:
+            parts = []
+            for power, stack in sorted((units.get(area) or {}).items()):
+                counts = " ".join(f"{n}{code}" for code, n in stack.items() if n)
+                if counts:
+                    parts.append(f"{self._name(power)[:3]} {counts}")
+            text.append("<br>".join(parts))
+        out[(self.t_units, "text")] = text
+        for side in ("A", "B"):
+            xs: list[float | None] = []
+            ys: list[float | None] = []
+            for ov in view.get("overlays") or []:
+                if ov.get("kind") == "move" and ov.get("side") == side:
+                    pts = [self.label[a] for a in ov.get("path", []) if a in self.label]
+                    if xs:
+                        xs.append(None)
+                        ys.append(None)
+                    xs += [p[0] for p in pts]
+                    ys += [p[1] for p in pts]
+            out[(self.t_moves[side], "x")] = xs
+            out[(self.t_moves[side], "y")] = ys
+        kx: list[float] = []
+        ky: list[float] = []
+        kt: list[str] = []
+        for area, who in sorted((view.get("kings") or {}).items()):
+            if area in self.label:
+                for j, power in enumerate(who):
+                    kx.append(self.label[area][0] + 0.45 + 0.35 * j)
+                    ky.append(self.label[area][1] + 0.15)
+                    kt.append(f"King of {self._name(power)}")
+        out[(self.t_kings, "x")], out[(self.t_kings, "y")], out[(self.t_kings, "text")] = kx, ky, kt
+        pope = view.get("pope")
+        pp = self.label.get(pope) if isinstance(pope, str) else None
+        out[(self.t_pope, "x")] = [pp[0] - 0.45] if pp else []
+        out[(self.t_pope, "y")] = [pp[1] + 0.15] if pp else []
+        bx: list[float] = []
+        by: list[float] = []
+        bt: list[str] = []
+        ix: list[float] = []
+        iy: list[float] = []
+        it: list[str] = []
+        for ov in view.get("overlays") or []:
+            where = self.label.get(ov.get("area", ""))
+            if ov.get("kind") == "battle" and where:
+                bx.append(where[0])
+                by.append(where[1])
+                bt.append(" ".join(str(x) for x in (ov.get("result"), ov.get("winner") and f"({ov['winner']} wins)") if x))
+            elif ov.get("kind") == "interception" and where:
+                ix.append(where[0] + 0.3)
+                iy.append(where[1] - 0.2)
+                it.append("interception " + ("succeeds" if ov.get("success") else "fails"))
+        out[(self.t_battles, "x")], out[(self.t_battles, "y")], out[(self.t_battles, "text")] = bx, by, bt
+        out[(self.t_intercepts, "x")], out[(self.t_intercepts, "y")], out[(self.t_intercepts, "text")] = ix, iy, it
+        return out
+
+    def _name(self, power: str) -> str:
+        p = self.powers.get(power)
+        return str(getattr(p, "name", None) or power.replace("_", " ").title())
+
+
+def _raw_figure(fig: Any) -> Mapping[str, Any]:
+    """A figure's data and layout as plain dicts, without plotly's deep copy where it allows."""
+    data, layout = getattr(fig, "_data", None), getattr(fig, "_layout", None)
+    if isinstance(data, list) and isinstance(layout, dict):
+        return {"data": data, "layout": layout}
+    return fig.to_dict()  # type: ignore[no-any-return]
+
+
+def _set_path(obj: dict[str, Any], path: str, value: Any) -> None:
+    *heads, last = path.split(".")
+    for h in heads:
+        obj = obj.setdefault(h, {})
+    obj[last] = value
+
+
+def _json_default(v: Any) -> Any:
+    if hasattr(v, "tolist"):
+        return v.tolist()
+    raise TypeError(f"cannot put {type(v).__name__} into the page")
+
+
+def _flatten_figure(fig: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
+    """Every leaf attribute of a figure dict as {(trace index or LAYOUT, "a.b" path): value}.
+
+    Layout annotations are flattened per slot (``annotations[3].text``), so a changed badge costs
+    its own text, not the whole list. The layout template is skipped (it never changes).
+    """
+    out: dict[tuple[int, str], Any] = {}
+    for i, trace in enumerate(fig.get("data", [])):
+        _flat(trace, "", _putter(out, i))
+    layout = {k: v for k, v in (fig.get("layout") or {}).items() if k != "template"}
+    for j, ann in enumerate(layout.pop("annotations", None) or []):
+        _flat(ann, f"annotations[{j}].", lambda path, v: out.__setitem__((LAYOUT, path), v))
+    _flat(layout, "", lambda path, v: out.__setitem__((LAYOUT, path), v))
+    return out
+
+
+def _putter(out: dict[tuple[int, str], Any], trace: int) -> Callable[[str, Any], None]:
+    def put(path: str, value: Any) -> None:
+        out[(trace, path)] = value
+    return put
+
+
+def _flat(obj: Mapping[str, Any], prefix: str, put: Callable[[str, Any], None]) -> None:
+    for k, v in obj.items():
+        path = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            _flat(v, path + ".", put)
+        elif hasattr(v, "tolist"):
+            put(path, v.tolist())
+        else:
+            put(path, v)
+
+
+def _state_map_functions() -> tuple[Callable[..., Any], Callable[..., Any] | None] | None:
+    """``state_map`` and ``update_state_map`` of ``medviz.viz.state_map`` once that module exists."""
+    try:
+        from medviz.viz import state_map as module
+    except ImportError:
+        return None
+    fn = getattr(module, "state_map", None)
+    update = getattr(module, "update_state_map", None)
+    return (fn, update if callable(update) else None) if callable(fn) else None
+
+
+def panel_of_view(view: Mapping[str, Any], history: Any, full: bool = True) -> dict[str, Any]:
+    """The panel under the map: the step's overlays in words; with ``full``, also title, turn, TP/VP.
+
+    The state map draws title, turn, TP and VP itself, so with it only the overlays are repeated
+    here (as text a screen reader can read).
+    """
+    lines: list[str] = []
+    if not full:
+        return {"title": "This step" if view.get("overlays") else "", "lines": _overlay_lines(view)}
+    when = ", ".join(x for x in (
+        f"turn {view['turn']}" if view.get("turn") else "", str(view.get("phase") or ""),
+        str(view.get("years") or "")) if x)
+    if when:
+        lines.append(when)
+    tp, vp = view.get("tp") or {}, view.get("vp") or {}
+    if tp or vp:
+        lines.append(f"Treasury: A {tp.get('A', 0)} · B {tp.get('B', 0)}    Victory points: A {vp.get('A', 0)} · B {vp.get('B', 0)}")
+    return {"title": str(view.get("title") or ""), "lines": lines + _overlay_lines(view)}
+
+
+def _overlay_lines(view: Mapping[str, Any]) -> list[str]:
+    """The step's overlays in plain words."""
+    lines: list[str] = []
+    for ov in view.get("overlays") or []:
+        k = ov.get("kind")
+        if k == "move":
+            lines.append(f"move ({ov.get('side')}, {ov.get('power')}): {' → '.join(ov.get('path', []))}")
+        elif k == "battle":
+            lines.append(f"battle in {ov.get('area')}: {ov.get('result')}" + (f", {ov['winner']} wins" if ov.get("winner") else ""))
+        elif k == "interception":
+            lines.append(f"interception in {ov.get('area')}: {'succeeds' if ov.get('success') else 'fails'}")
+        elif k == "politics":
+            lines.append(f"politics: {ov.get('power')} {ov.get('attempt', '')} {ov.get('result', '')}".rstrip())
+    return lines
+
+
+# -- battle mode ------------------------------------------------------------------------------
+def _battle_timeline(history: Any) -> Timeline | None:
+    """A bar chart of each side's units, step by step, for a one-battle history."""
+    import plotly.graph_objects as go
+
+    try:
+        first = history.state_at(-1)
+    except Exception:
+        return None
+    battle = getattr(first, "battle", None)
+    if battle is None or not hasattr(battle, "sides"):
+        return None
+    initial = getattr(battle, "initial", None) or {s: dict(side.units) for s, side in battle.sides.items()}
+    keys = sorted({k for units in initial.values() for k in units})
+    labels = [f"{p} {c}" for p, c in keys]
+    fig = go.Figure()
+    colours = {"attacker": "#B2182B", "defender": "#1F3F8F"}
+    for side in ("attacker", "defender"):
+        fig.add_trace(go.Bar(x=labels, y=[initial.get(side, {}).get(k, 0) for k in keys], name=side, uid=side,
+                             marker={"color": colours[side]}, text=[], textposition="outside"))
+    top = max([n for units in initial.values() for n in units.values()] + [1])
+    fig.update_layout(barmode="group", autosize=True, title={"text": "Units left on each side", "x": 0.5},
+                      yaxis={"title": {"text": "units"}, "range": [0, top + 1], "dtick": 1, "fixedrange": True},
+                      xaxis={"fixedrange": True}, margin={"l": 50, "r": 20, "t": 50, "b": 60},
+                      legend={"orientation": "h", "y": -0.2}, font={"family": "Liberation Sans, Arial, sans-serif"})
+    figure = json.loads(fig.to_json())
+
+    def channels(state: Any) -> dict[tuple[int, str], Any]:
+        b = state.battle
+        out: dict[tuple[int, str], Any] = {}
+        for i, side in enumerate(("attacker", "defender")):
+            units = b.sides[side].units if side in b.sides else {}
+            out[(i, "y")] = [units.get(k, 0) for k in keys]
+        results = list(getattr(b, "results", []) or [])
+        lines = [f"{side}: " + (", ".join(f"{n} {p} {c}" for (p, c), n in sorted(b.sides[side].units.items()) if n) or "no units")
+                 + (f"; King ({b.sides[side].king[0]}, value {b.sides[side].king[1]})" if getattr(b.sides[side], "king", None) else "")
+                 for side in ("attacker", "defender") if side in b.sides]
+        lines.append(f"combats {getattr(b, 'combats', 0)}, rounds {getattr(b, 'rounds', 0)}; results: {', '.join(results) or 'none yet'}")
+        killed = list(getattr(b, "kings_killed", []) or [])
+        if killed:
+            lines.append("King killed: " + ", ".join(killed) + " (8.1)")
+        out[(PANEL, "panel")] = {"title": f"Battle: {getattr(b, 'kind', '')} battle" + (" in a city area" if getattr(b, "city", False) else ""),
+                                 "lines": lines}
+        return out
+
+    init = channels(first)
+    states = (channels(history.state_at(seq)) for seq in range(len(history.events)))
+    return encode_timeline(figure, init, states)
+
+
+# -- the page ---------------------------------------------------------------------------------
+@dataclass
+class PageData:
+    """Everything the page shows, as JSON-ready data."""
+
+    title: str
+    mode: str  # "map" | "battle" | "log"
+    timeline: Timeline
+    log: list[str]
+    automatic: list[int]
+    phases: list[dict[str, Any]]
+    notes: list[dict[str, Any]]
+    about: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The data embedded in the page."""
+        return {"title": self.title, "mode": self.mode, "timeline": self.timeline.to_json(), "log": self.log,
+                "automatic": self.automatic, "phases": self.phases, "notes": self.notes, "about": self.about}
+
+
+def page_data(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None) -> PageData:
+    """Build the page's data: the figure once, channel deltas per event, the log and the notes."""
+    events = list(history.events)
+    if not events:
+        raise MalformedInput("history has no events: nothing to replay")
+    if annotations is not None and not annotations.bound:
+        annotations = annotations.bind(history)
+    view_at = view_at or view_at_for(history)
+    title = _title(history)
+    if view_at is not None:
+        first = view_at(-1) if _accepts_minus_one(view_at) else view_at(0)
+        drawer = _MapChannels(first)
+        first_panel = panel_of_view(first, history, full=not drawer.generic)
+        steps: list[dict[tuple[int, str], Any]] = []
+        last_key, last = None, None
+        for seq in range(len(events)):
+            view = view_at(seq)
+            key = json.dumps(view, sort_keys=True, default=str)
+            if key != last_key:  # views repeat between state changes: draw each once
+                last = {**drawer.channels(view), (PANEL, "panel"): panel_of_view(view, history, full=not drawer.generic)}
+                last_key = key
+            assert last is not None
+            steps.append(last)
+        figure, init = drawer.finish(steps)
+        init[(PANEL, "panel")] = first_panel
+        timeline = encode_timeline(figure, init, steps)
+        mode = "map"
+        # The scenario's name, without the step part ("… — turn 1, setup", "…: set-up").
+        title = re.split(r" — |: set-up", str(first.get("title") or title))[0].strip() or title
+    else:
+        battle = _battle_timeline(history)
+        timeline, mode = (battle, "battle") if battle is not None else (Timeline(None), "log")
+    log = [history.describe(e) for e in events]
+    automatic = [e.seq for e in events if getattr(e, "automatic", False)]
+    phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end} for p in history.phases()]
+    notes = [n.to_json() for n in annotations] if annotations is not None else []
+    return PageData(title, mode, timeline, log, automatic, phases, notes, _about(history, annotations))
+
+
+def _accepts_minus_one(view_at: ViewAt) -> bool:
+    try:
+        view_at(-1)
+        return True
+    except Exception:
+        return False
+
+
+def _title(history: Any) -> str:
+    scenario = getattr(history, "scenario", "replay")
+    if scenario == "battle":
+        opts = getattr(getattr(history, "spec", None), "options", {}) or {}
+        if opts.get("attacker") and opts.get("defender"):
+            return f"Battle: {opts['attacker']} attacks {opts['defender']}"
+    return f"{getattr(history, 'game', 'medviz')}: {scenario}"
+
+
+def _about(history: Any, annotations: Annotations | None) -> list[str]:
+    out = [f"game {getattr(history, 'game', '?')}, scenario {getattr(history, 'scenario', '?')}, "
+           f"seed {getattr(history, 'seed', '?')}, {len(history.events)} events"]
+    override = getattr(history, "override", None)
+    if override:
+        out.append(f"a branch: roll {override[0]} forced to {override[1]}")
+    outcome = getattr(history, "outcome", None)
+    if isinstance(outcome, Mapping) and outcome.get("winner") is not None:
+        out.append(f"winner: {outcome['winner']}")
+    if annotations is not None:
+        out.append(f"{len(annotations)} note(s) from {Path(annotations.source).name}")
+    return out
+
+
+def _finite(v: Any) -> Any:
+    """NaN and infinities become null (what plotly.js reads as a gap); JSON has no NaN."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_finite(x) for x in v]
+    return v
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
+    text = json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                      default=_json_default)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _asset(name: str) -> str:
+    return (resources.files("medviz.export") / name).read_text(encoding="utf-8")
+
+
+def plotly_js() -> str:
+    """plotly.js of the installed plotly package (never a CDN)."""
+    from plotly.offline import get_plotlyjs
+
+    return str(get_plotlyjs())
+
+
+def build_page(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
+               *, compress_plotlyjs: bool = True) -> str:
+    """The whole standalone page as text."""
+    data = page_data(history, annotations, view_at)
+    nonce = secrets.token_urlsafe(18)
+    js = plotly_js()
+    if compress_plotlyjs:
+        packed = base64.b64encode(gzip.compress(js.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+        plotly_tag = f'<script id="plotly-gz" type="application/octet-stream">{packed}</script>'
+    else:
+        inline = js.replace("</script", "<\\/script")
+        plotly_tag = f'<script nonce="{nonce}">{inline}</script>'
+    from medviz.export.sanitize import escape_text
+
+    parts = {"TITLE": escape_text(data.title), "PLOTLY": plotly_tag,
+             "DATA": _script_json(data.to_json()), "SCRIPT": _asset("page.js"), "NONCE": nonce}
+    # One pass over the template only: nothing inside the data is ever substituted.
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: parts[m.group(1)], _asset("page.html"))
+
+
+def export_html(history: Any, out: str | Path, annotations: Annotations | None = None,
+                view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True) -> Path:
+    """Write the standalone page for ``history`` to ``out`` atomically; returns the path."""
+    text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs)
+    write_atomic(out, text)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(out, 0o666 & ~umask)  # a page to publish: readable like any file the user writes
+    return Path(out)
+

@@ -1,0 +1,146 @@
+"""CLI commands of the whole game: ``medviz play`` and ``medviz areas``.
+
+``medviz branch`` (in medviz/cli.py) works on whole-game histories as on battles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from medviz.engine.errors import MalformedInput
+
+POLICIES = ("random", "heuristic", "historical")
+
+
+def _policy(spec: str, side: str, seed: int) -> Any:
+    from medviz.engine.policy import RandomPolicy, parse_policy
+    from medviz.rules.medempires.ruleset import RULESET
+
+    if spec == "random":
+        return RandomPolicy(seed * 2 + (0 if side == "A" else 1))
+    if spec == "historical" and "historical" not in RULESET.policies:
+        raise MalformedInput("player policy 'historical' is not available")
+    return parse_policy(spec, RULESET.policies)
+
+
+def summary(h: Any) -> dict[str, Any]:
+    """What a reader wants from a finished game: result, cities that changed hands, battles, deaths."""
+    from medviz.rules.medempires.game.state import game_data, game_map
+
+    s = h.final_state
+    m = game_map().areas
+    changed = []
+    for a in sorted(s.ctl):
+        if m[a].city and s.start_ctl.get(a) != s.ctl.get(a):
+            changed.append({"area": a, "city": m[a].city, "from": s.start_ctl.get(a), "to": s.ctl.get(a)})
+    kings = [{"turn": k["turn"], "king": game_data().kings[k["king"]].name, "cause": k["cause"]}
+             for k in s.chronicle["kings_died"]]
+    return {
+        "scenario": h.scenario, "seed": h.seed, "outcome": h.outcome,
+        "players": {a: p.spec for a, p in sorted(h.spec.players.items())},
+        "cities_changed_hands": changed,
+        "battles": len(s.chronicle["battles"]),
+        "battle_list": s.chronicle["battles"],
+        "kings_died": kings,
+        "popes_died": [p["turn"] for p in s.chronicle["popes_died"]],
+        "events": len(h.events),
+    }
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a whole game and print its summary (or save its history)."""
+    from medviz.engine import play
+    from medviz.rules.medempires.game.setup import parse_options
+    from medviz.rules.medempires.ruleset import RULESET
+
+    if args.seed < 0:
+        raise MalformedInput(f"--seed must be a whole number >= 0, not {args.seed}")
+    options = {name: True for name in (args.option or [])}
+    parse_options(args.scenario, options)
+    players = {"A": _policy(args.player_a, "A", args.seed), "B": _policy(args.player_b, "B", args.seed)}
+    h = play(RULESET, args.scenario, options, seed=args.seed, players=players)
+    if args.out:
+        h.save(args.out)
+    info: dict[str, Any] = summary(h)
+    if args.json:
+        info.pop("battle_list")
+        print(json.dumps(info, indent=2, ensure_ascii=False))
+        return 0
+    o = h.outcome
+    names = {"A": "Player A (France and Anjou)", "B": "Player B (Aragon)", "draw": "nobody (a draw)"}
+    print(f"{h.scenario}, seed {h.seed}: {info['players']['A']} (A) vs {info['players']['B']} (B)")
+    print(f"Winner: {names[o['winner']]}")
+    print(f"Why: {o['reason']}")
+    print(f"VP: A {o['vp']['A']}, B {o['vp']['B']}")
+    if info["cities_changed_hands"]:
+        print("Cities that changed hands:")
+        for c in info["cities_changed_hands"]:
+            print(f"  {c['city']} ({c['area']}): {c['from'] or 'nobody'} -> {c['to'] or 'nobody'}")
+    else:
+        print("Cities that changed hands: none")
+    by_kind = {"land": 0, "sea": 0}
+    for b in info["battle_list"]:
+        by_kind[b["kind"]] += 1
+    print(f"Battles fought: {info['battles']} ({by_kind['land']} on land, {by_kind['sea']} at sea)")
+    if info["kings_died"]:
+        print("Kings who died: " + "; ".join(f"{k['king']} (GT{k['turn']}, {k['cause']})" for k in info["kings_died"]))
+    else:
+        print("Kings who died: none")
+    print("Popes who died: " + (", ".join(f"GT{t}" for t in info["popes_died"]) or "none"))
+    if args.out:
+        print(f"History written to {args.out} ({info['events']} events)")
+    return 0
+
+
+def cmd_areas(args: argparse.Namespace) -> int:
+    """List the map's areas."""
+    from medviz.rules.medempires.mapdata import load_map
+
+    m = load_map()
+    rows: list[dict[str, Any]] = []
+    for a in sorted(m.areas.values(), key=lambda x: (x.kind, x.id)):
+        rows.append({"id": a.id, "name": a.name, "kind": a.kind, "city": a.city,
+                     "neighbours": sorted(a.neighbours), "coasts": sorted(a.coasts), "ports": sorted(a.ports),
+                     "provenance": a.provenance})
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        city = f", city {r['city']}" if r["city"] else ""
+        print(f"{r['id']} ({r['kind']}{city}): {r['name']}")
+        print(f"  neighbours: {', '.join(r['neighbours']) or '-'}")
+        if r["coasts"]:
+            print(f"  coasts: {', '.join(r['coasts'])}")
+        print(f"  provenance: {r['provenance']}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``play`` and ``areas`` to the ``medviz`` command."""
+    p = sub.add_parser("play", help="play a whole game of Mediterranean Empires",
+                       description="Play a whole game and print who won and why.\n"
+                                   "  medviz play vespers-1282 --seed 3 --player-a heuristic --player-b random\n"
+                                   "  medviz play standard --option mercenaries --out game.json\n"
+                                   "  medviz branch game.json --roll GT1/ops-A/force-1/ops --value 12",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", choices=["standard", "vespers-1282"], help="the scenario (4.0 or 13.0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the natural dice and draws (default 0)")
+    p.add_argument("--player-a", default="heuristic", metavar="POLICY",
+                   help="random[:SEED] | heuristic | historical (default heuristic)")
+    p.add_argument("--player-b", default="heuristic", metavar="POLICY",
+                   help="random[:SEED] | heuristic | historical (default heuristic)")
+    p.add_argument("--option", action="append", metavar="NAME",
+                   help="switch on an optional rule (repeatable): mercenaries, poison, territorial_concessions, "
+                        "vespers_taken_at_game_end, coastal_raids_need_mercenaries_rule")
+    p.add_argument("--out", metavar="FILE", help="write the game's history JSON to FILE")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_play)
+
+    a = sub.add_parser("areas", help="list the map's areas (kind, city, neighbours, provenance)")
+    a.add_argument("--json", action="store_true", help="print JSON")
+    a.set_defaults(func=cmd_areas)
+
+
+__all__ = ["POLICIES", "cmd_areas", "cmd_play", "register", "summary"]

@@ -1,0 +1,71 @@
+"""Invariants of a whole game, checked after every event by the tests (and usable in notebooks)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from medviz.engine.events import ChangeEvent
+from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
+from medviz.rules.medempires.game.redistribution import stack_limit
+from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.game.state import SIDES, GameState, compute_control, game_data, game_map
+
+
+def violations(s: GameState, *, stacking: bool = False) -> list[str]:
+    """Every broken invariant of ``s`` (empty when sound)."""
+    out: list[str] = []
+    m = game_map().areas
+    data = game_data()
+    for side in SIDES:
+        if not 0 <= s.tp[side] <= data.operations.treasury["tp_cap"]:
+            out.append(f"6.1: {side} has {s.tp[side]} TP")
+    counts: dict[tuple[str, str], int] = {}
+    for area, units in s.units.items():
+        kind = m[area].kind
+        for (p, c), n in units.items():
+            if n <= 0:
+                out.append(f"{area}: non-positive count {n} of {p} {c}")
+            if (c == "F") != (kind == "sea"):
+                out.append(f"10.1: {p} {c} in {kind} area {area}")
+            counts[(p, c)] = counts.get((p, c), 0) + n
+        for key, n in s.done.get(area, {}).items():
+            if n > units.get(key, 0):
+                out.append(f"{area}: {n} {key} marked done but only {units.get(key, 0)} there")
+    if s.force is not None:
+        for key, n in s.force.cargo.items():
+            counts[key] = counts.get(key, 0) + n
+    for side in SIDES:
+        for key, n in s.crusade[side].items():
+            counts[key] = counts.get(key, 0) + n
+    for (p, c), n in counts.items():
+        limit = data.counter_limits.get(p, {}).get(c, 0)
+        if n > limit:
+            out.append(f"6.2: {n} {p} {c} on the map, counter limit {limit}")
+    for a in m:
+        if m[a].kind == "land" and s.ctl.get(a) != compute_control(s, a):
+            out.append(f"3.4: control of {a} is {s.ctl.get(a)!r}, occupancy says {compute_control(s, a)!r}")
+    for k, area in s.kings.items():
+        carried = s.force is not None and k in s.force.cargo_kings
+        if m[area].kind != "land" and not carried:
+            out.append(f"8.0: King {k} alone at sea in {area}")
+    if stacking:
+        for side in SIDES:
+            for a in m:
+                mine = sum(n for (p, _), n in s.units.get(a, {}).items() if s.side_of(p) == side)
+                total = s.ctl.get(a) == side if m[a].kind == "land" else False
+                if total and mine > stack_limit(a):
+                    out.append(f"5.2: {side} has {mine} units in {a} after redistribution (limit {stack_limit(a)})")
+    return out
+
+
+def replay_states(scenario: str, options: dict[str, Any], events: Any) -> Iterator[tuple[Any, GameState]]:
+    """Yield (event, state after it) by folding the change events from set-up, like ``state_at``."""
+    s = initial_state(scenario, options)
+    for e in events:
+        if isinstance(e, ChangeEvent):
+            if e.change.startswith("battle-") and e.change not in ("battle-opened", "battle-closed"):
+                battle_change(s, e.change, e.data)
+            else:
+                GAME_REDUCERS[e.change](s, e.data)
+        yield e, s

@@ -1,0 +1,112 @@
+"""Refusing illegal requests: a human's (or a record's) choice the rules forbid names the rule.
+
+``HumanPlayer`` plays given choices by decision id and raises ``IllegalAction(rule=...)`` when a
+choice is not among the legal options; ``why_illegal`` says which rule forbids it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from medviz.engine.errors import IllegalAction
+from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, Policy, canonical
+from medviz.rules.medempires.game.state import GameState, friendly_port_seas, game_map
+
+
+def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[str, str]:
+    """(reason, rule) for an illegal ``choice`` at ``decision``."""
+    text = str(choice)
+    f = state.force if isinstance(state, GameState) else None
+    m = game_map().areas
+    if "/ops-" in decision and "/action-" in decision and f is not None:
+        verb, _, arg = text.partition(":")
+        if f.restricted and verb in ("embark", "debark", "land", "attack", "raid", "embark-king"):
+            return (f"the fleet must first reach a sea next to a friendly city before it may {verb}", "11.1")
+        if verb == "move":
+            if arg not in m:
+                return (f"there is no area {arg!r}", "10.1")
+            if arg not in m[f.area].neighbours:
+                strait = game_map().strait_between(f.area, arg) if m[f.area].kind == "land" else None
+                if strait is not None:
+                    return (f"land units cross the {strait.name} only aboard a fleet", "10.1")
+                return (f"{arg} is not adjacent to {f.area}", "10.1")
+            if m[arg].kind != m[f.area].kind:
+                return ("land units enter only land areas and fleets only sea areas", "10.1")
+            return ("not enough OPs left for that move", "10.1")
+        if verb == "attack":
+            if f.cargo:
+                return ("a fleet carrying land units cannot fight a naval battle", "11.3")
+            return ("there is no enemy to attack here, or too few OPs (combat costs 2)", "10.3")
+        if verb in ("embark", "debark"):
+            if f.kind != "sea":
+                return ("only fleets embark and debark land units", "11.2")
+            return ("one fleet carries at most two land units, from or to an adjacent area not under enemy total control", "11.2")
+        if verb == "land":
+            return ("an amphibious landing goes into an adjacent enemy-controlled area and costs 1 OP", "11.2")
+        if verb == "raid":
+            return ("a coastal raid needs an Aragonese fleet carrying mercenaries next to an enemy area", "11.4")
+        if verb == "pickup":
+            return ("a force picks up only not-yet-activated units of its own power, outside its initial area", "10.1")
+        if verb == "end" and f.cargo:
+            return ("transported units cannot stay aboard when the fleet ends its action", "11.2")
+        return ("not a legal action for this force", "10.0")
+    if "/ops-" in decision:
+        if "|" in text:
+            area, power, _ = (text.split("|") + ["", ""])[:3]
+            if state is not None and state.side_of(power) is None:
+                return (f"{power} is not under your control (neutral or vassal units do not operate)", "10.0")
+            return ("those units are not available (already activated this phase?)", "10.0")
+        return ("not a legal choice in the Operations Phase", "10.0")
+    if "/politics/" in decision:
+        kind = text.split(":")[0]
+        if kind in ("diplomacy", "vassalage", "rebellion") and state is not None:
+            side = decision.split("/")[-1] if decision.split("/")[-1] in ("A", "B") else None
+            if side and kind not in state.political[side]:
+                return (f"only one {kind} attempt per game turn, and a pass forfeits one kind", "7.0")
+            if side and not state.hands[side].get("diplomacy"):
+                return ("an attempt costs a Diplomacy marker, and you hold none", "7.0")
+            target = text.split(":", 1)[-1].split("@")[0]
+            if target in ("france", "anjou", "aragon"):
+                return ("politics cannot change the status of France, Anjou or Aragon", "7.0")
+            if kind == "vassalage":
+                return ("vassalage only over a neutral power that is not the other side's vassal", "7.2")
+            if kind == "rebellion":
+                return ("a rebellion needs a home area held by the other side and no ground unit of the power on the map", "7.3")
+            return ("diplomacy targets a neutral, or an ally or vassal of the other side", "7.1")
+        return ("not a legal political choice", "7.0")
+    if "/recruit/" in decision:
+        if decision.endswith("/area"):
+            if state is not None and text in m and m[text].kind == "sea" and text not in friendly_port_seas(state, decision.split("/")[2]):
+                return ("fleets are placed in a sea next to a friendly total-controlled area with a city", "6.2")
+            return ("recruits go to friendly total-controlled areas, at most three per area (allies: areas with a city)", "6.2")
+        return ("not affordable, over the counter limit, or not recruitable by this side", "6.2")
+    if "/end/" in decision:
+        return ("redistribution moves a unit once, between areas in your total control", "5.2")
+    if "/stratagems/" in decision:
+        return ("not a legal choice for the Crusade", "12.0")
+    return ("not a legal choice here", "5.1")
+
+
+@dataclass
+class HumanPlayer:
+    """Plays the given choices (by decision id), refusing illegal ones with the rule; else ``fallback``."""
+
+    choices: Mapping[str, Any] = field(default_factory=dict)
+    fallback: Policy = field(default_factory=FirstOptionPolicy)
+
+    @property
+    def spec(self) -> str:
+        return f"human/{self.fallback.spec}"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        """The recorded choice if legal; ``IllegalAction`` naming the rule if not."""
+        if point.decision not in self.choices:
+            return self.fallback.choose(point)
+        wanted = canonical(self.choices[point.decision])
+        for option in point.options:
+            if canonical(option) == wanted:
+                return option
+        reason, rule = why_illegal(point.state, point.decision, self.choices[point.decision])
+        raise IllegalAction(f"{point.decision}: {self.choices[point.decision]!r} is refused: {reason}", rule)

@@ -1,0 +1,422 @@
+"""Operations Phases (10.0-10.3, 11.1-11.4): forces, OPs, movement, invasion, interception, combat,
+naval movement with the 11.1 restriction, fleet transport, amphibious landings and coastal raids.
+
+A force's action is a chain of small tasks (one decision each), so a battle (combat.py) or an
+interception can be scheduled between two steps and the force goes on with its survivors.
+"""
+
+from __future__ import annotations
+
+from medviz.engine.game import Context, Task
+from medviz.rules.medempires.game.battles import best_king, bury_lonely_kings, check_pope, open_battle
+from medviz.rules.medempires.game.state import (
+    LAND_CODES,
+    PLAYER_POWERS,
+    Force,
+    GameState,
+    Key,
+    friendly_port_seas,
+    game_data,
+    game_map,
+    other_side,
+)
+from medviz.rules.medempires.game.turn import begin, bury_kings_alone, gt
+
+
+def cost(state: GameState, what: str) -> int:
+    """An Operation Point Cost Table entry, doubled in a Plague turn (12.0 Plague)."""
+    c = game_data().operations.costs[what]
+    return c * 2 if state.plague else c
+
+
+def task_operations(state: GameState, ctx: Context, side: str) -> None:
+    """A player's Operations Phase: activate forces one at a time (10.0)."""
+    begin(state, ctx, f"operations-{side}")
+    ctx.change("ops-phase-begins", automatic=True, side=side)
+    ctx.schedule(Task.of("game.activate", side=side, n=1))
+
+
+def force_options(state: GameState, side: str) -> list[str]:
+    """``area|power|all`` or ``area|power|CODE`` (one unit) for every unit not yet activated (10.0)."""
+    m = game_map().areas
+    out = []
+    for area in sorted(state.units):
+        per_power: dict[str, dict[str, int]] = {}
+        for (p, c), _n in state.units[area].items():
+            if state.side_of(p) != side:
+                continue
+            if (m[area].kind == "land") != (c != "F"):
+                continue
+            avail = state.available(area, (p, c))
+            if avail > 0:
+                per_power.setdefault(p, {})[c] = avail
+        for p in sorted(per_power):
+            out.append(f"{area}|{p}|all")
+            if sum(per_power[p].values()) > 1:
+                out += [f"{area}|{p}|{c}" for c in sorted(per_power[p])]
+    return out
+
+
+def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
+    """Pick the next force, or end the phase."""
+    opts = force_options(state, side)
+    if not opts:
+        return
+    prefix = f"{gt(state)}/ops-{side}/force-{n}"
+    choice = ctx.decide(prefix, side, ["end phase", *opts], prompt="Activate a force (10.0)")
+    if choice == "end phase":
+        return
+    area, power, what = choice.split("|")
+    units: dict[Key, int] = {}
+    for (p, c), _ in sorted(state.units[area].items()):
+        if p == power and (what == "all" or c == what):
+            avail = state.available(area, (p, c))
+            if avail > 0:
+                units[(p, c)] = avail if what == "all" else 1
+    kind = game_map().areas[area].kind
+    kings: list[str] = []
+    if kind == "land":
+        mine = sorted(k for k, a in state.kings.items() if a == area and game_data().kings[k].power == power)
+        for k in mine:
+            left = sum(v for key, v in state.side_units(area, side).items()) - sum(units.values())
+            opts_k = ["with the King"] if left <= 0 else ["without the King", "with the King"]
+            if ctx.decide(f"{prefix}/king-{k}", side, opts_k, prompt="Does the King join the force?") == "with the King":
+                kings.append(k)
+    restricted = kind == "sea" and area not in friendly_port_seas(state, side)
+    form_force(state, ctx, prefix, side, power, kind, area, units, kings, restricted)
+    ctx.schedule(Task.of("game.force-step", side=side, n=n, k=1), Task.of("game.activate", side=side, n=n + 1))
+
+
+def form_force(state: GameState, ctx: Context, prefix: str, side: str, power: str, kind: str, area: str,
+               units: dict[Key, int], kings: list[str], restricted: bool, landing_parent: str | None = None) -> None:
+    """Record the force and roll its OPs: 2d6 + King's military value + up to two Military Advantage, max 15."""
+    ctx.change("force-formed", actor=side, id=prefix, side=side, power=power, kind=kind, area=area,
+               units=[[p, c, v] for (p, c), v in sorted(units.items())], kings=kings, restricted=restricted,
+               landing_parent=landing_parent)
+    die = ctx.roll(f"{prefix}/ops", "2d6", actor=side, purpose="Operation Points (10.0)")
+    king = best_king(state, kings)
+    total = die + (game_data().kings[king].military if king else 0)
+    ma = state.hands[side].get("military_advantage", 0)
+    limit = game_data().operations.thresholds["ops_max_military_advantage"]
+    if ma:
+        spend = ctx.decide(f"{prefix}/ops-markers", side, list(range(min(ma, limit) + 1)),
+                           prompt="Military Advantage markers to add to the OPs (+1 each)")
+        for _ in range(int(spend)):
+            ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="OPs")
+        total += int(spend)
+    ops = min(total, game_data().operations.thresholds["ops_cap"])
+    ctx.change("force-ops", actor=side, ops=ops, roll=die, cap=total > ops)
+
+
+# --------------------------------------------------------------------------------------------
+# A force's steps
+# --------------------------------------------------------------------------------------------
+def _enemy_land(state: GameState, area: str, side: str) -> dict[Key, int]:
+    return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] != "F"}
+
+
+def _enemy_fleets(state: GameState, area: str, side: str) -> dict[Key, int]:
+    return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] == "F"}
+
+
+def step_options(state: GameState, f: Force) -> list[str]:
+    """Everything the force may do next (10.1-10.3, 11.1-11.4)."""
+    m = game_map().areas
+    side, foe = f.side, other_side(f.side)
+    out: list[str] = []
+    here = m[f.area]
+    if f.kind == "land":
+        leave = cost(state, "ground_move") + (cost(state, "leave_enemy_area") if state.has_side_units(f.area, foe)
+                                               and _enemy_land(state, f.area, side) else 0)
+        if f.ops >= leave:
+            out += [f"move:{a}" for a in sorted(here.neighbours)]
+        if _enemy_land(state, f.area, side) and f.ops >= cost(state, "combat"):
+            out.append("attack")
+        if f.area != f.start:
+            for (p, c), _ in sorted(state.units.get(f.area, {}).items()):
+                if p == f.power and c != "F" and state.available(f.area, (p, c)) > 0:
+                    out.append(f"pickup:{c}")
+        if f.count() > 1:
+            out += [f"drop:{c}" for (_, c) in sorted(f.units)]
+        return ["end", *out]
+    # a fleet force
+    if f.ops >= cost(state, "naval_move"):
+        out += [f"move:{a}" for a in sorted(here.neighbours)]
+    if f.restricted:
+        return ["end", *out] if not f.cargo else out or ["end"]
+    if _enemy_fleets(state, f.area, side) and not f.cargo and not f.cargo_kings and f.ops >= cost(state, "combat"):
+        out.append("attack")
+    room = 2 * f.count() - sum(f.cargo.values())
+    debarks = []
+    for land in sorted(here.coasts):
+        holder = state.ctl.get(land)
+        if holder == foe:
+            if f.cargo and len({p for p, _ in f.cargo}) == 1 and f.ops >= cost(state, "amphibious_landing"):
+                out.append(f"land:{land}")
+            if raids_allowed(state) and f.power == "aragon" and f.cargo.get(("aragon", "M")) \
+                    and f.ops >= cost(state, "coastal_raid"):
+                out.append(f"raid:{land}")
+            continue
+        if room > 0:
+            for (p, code), _ in sorted(state.units.get(land, {}).items()):
+                if code in LAND_CODES and state.side_of(p) == side and state.available(land, (p, code)) > 0:
+                    out.append(f"embark:{land}:{p}:{code}")
+        for k in sorted(kk for kk, a in state.kings.items() if a == land and PLAYER_POWERS[game_data().kings[kk].power] == side):
+            out.append(f"embark-king:{land}:{k}")
+        for (p, code) in sorted(f.cargo):
+            debarks.append(f"debark:{land}:{p}:{code}")
+    out += debarks
+    if not f.cargo and not f.cargo_kings:
+        return ["end", *out]
+    if not debarks and not any(o.startswith("land:") for o in out):
+        # Ruling (11.2): cargo that can go ashore nowhere and cannot move on is lost with the action.
+        return ["end", *out] if not any(o.startswith("move:") for o in out) else out
+    return out
+
+
+def raids_allowed(state: GameState) -> bool:
+    """11.4 coastal raids; the reading switch ties them to optional rule 14.1."""
+    if state.options.get("coastal_raids_need_mercenaries_rule"):
+        return bool(state.options.get("mercenaries"))
+    return True
+
+
+def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, prefix: str | None = None) -> None:
+    """One step of the active force: a decision and its consequences."""
+    f = state.force
+    if f is None:
+        return
+    prefix = f.id
+    if f.count() == 0:
+        end_force(state, ctx, f, prefix)
+        return
+    opts = step_options(state, f)
+    rid = f"{prefix}/action-{k}"
+    choice = ctx.decide(rid, side, opts, prompt=f"Force in {f.area} with {f.ops} OPs: next action")
+    nxt = Task.of("game.force-step", side=side, n=n, k=k + 1)
+    verb, _, arg = choice.partition(":")
+    if verb == "end":
+        end_force(state, ctx, f, prefix)
+        return
+    if verb == "move":
+        tasks = []
+        if f.kind == "land" and _enemy_land(state, f.area, side):
+            tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-leave", area=f.area, mode="leave", target="force"))
+        elif f.kind == "sea" and _enemy_fleets(state, f.area, side):
+            tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-leave", area=f.area, mode="leave", target="force"))
+        tasks.append(Task.of("game.move", rid=rid, to=arg))
+        tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-enter", area=arg, mode="enter", target="force"))
+        ctx.schedule(*tasks, nxt)
+        return
+    if verb == "attack":
+        ctx.change("force-spends", actor=side, ops=cost(state, "combat"), why="combat")
+        foe = other_side(side)
+        if f.kind == "land":
+            defenders = _enemy_land(state, f.area, side)
+            dkings = [kk for kk, a in state.kings.items() if a == f.area and PLAYER_POWERS[game_data().kings[kk].power] == foe]
+        else:
+            defenders, dkings = _enemy_fleets(state, f.area, side), []
+        open_battle(state, ctx, f"{rid}/battle", f.area, side, f.units, defenders, list(f.kings), dkings,
+                    "attacker", False, ops=f.ops // (2 if state.plague else 1), then=(nxt,))
+        return
+    if verb == "pickup":
+        ctx.change("force-picks-up", actor=side, power=f.power, unit=arg)
+        _king_follows(state, ctx, f.area, side, into_force=True)
+    elif verb == "drop":
+        ctx.change("force-drops", actor=side, power=f.power, unit=arg)
+    elif verb == "embark":
+        land, p, code = arg.split(":")
+        ctx.change("embarked", actor=side, source=land, power=p, unit=code)
+        _king_follows(state, ctx, land, side, into_force=False)
+    elif verb == "embark-king":
+        land, king = arg.split(":")
+        ctx.change("embarked", actor=side, king=king, source=land)
+    elif verb == "debark":
+        land, p, code = arg.split(":")
+        before = state.ctl.get(land)
+        ctx.change("debarked", actor=side, to=land, power=p, unit=code)
+        if not f.cargo:
+            for king in list(f.cargo_kings):
+                ctx.change("debarked", actor=side, king=king, to=land)
+        invade(state, ctx, side, land, before)
+    elif verb == "land":
+        ctx.schedule(Task.of("game.landing", rid=rid, land=arg, n=n))
+        return
+    elif verb == "raid":
+        ctx.schedule(Task.of("game.raid", rid=rid, land=arg), nxt)
+        return
+    ctx.schedule(nxt)
+
+
+def _king_follows(state: GameState, ctx: Context, area: str, side: str, into_force: bool) -> None:
+    """Ruling: a King never stays alone; he goes with the last friendly land unit that leaves his area."""
+    if state.has_side_units(area, side) and not (into_force and state.force and state.force.area == area
+                                                 and _only_force_left(state, area, side)):
+        return
+    for k in sorted(kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[game_data().kings[kk].power] == side):
+        f = state.force
+        assert f is not None
+        if into_force:
+            if k not in f.kings:
+                ctx.change("king-joins", actor=side, king=k)
+        else:
+            ctx.change("embarked", actor=side, king=k, source=area)
+
+
+def _only_force_left(state: GameState, area: str, side: str) -> bool:
+    f = state.force
+    assert f is not None
+    mine = sum(n for key, n in state.side_units(area, side).items() if key[1] != "F")
+    return mine <= f.count()
+
+
+def task_move(state: GameState, ctx: Context, rid: str, to: str) -> None:
+    """Pay and move (10.1, 11.1); entering a neutral's land area is an invasion."""
+    f = state.force
+    if f is None or f.count() == 0:
+        return
+    side = f.side
+    if f.kind == "land":
+        c = cost(state, "ground_move") + (cost(state, "leave_enemy_area") if _enemy_land(state, f.area, side) else 0)
+    else:
+        c = cost(state, "naval_move")
+    if c > f.ops:
+        ctx.report("move-cancelled", actor=side, reason="not enough OPs left after the interception")
+        return
+    ctx.change("force-spends", actor=side, ops=c, why=f"move to {to}")
+    lifts = f.kind == "sea" and f.restricted and to in friendly_port_seas(state, side)
+    before = state.ctl.get(to)
+    ctx.change("force-moved", actor=side, to=to, lifts_restriction=lifts)
+    if f.kind == "land":
+        invade(state, ctx, side, to, before)
+    bury_kings_alone(state, ctx)
+    check_pope(state, ctx)
+
+
+def invade(state: GameState, ctx: Context, side: str, area: str, before: str | None) -> None:
+    """10.1: entering a neutral power's land area (or the other side's vassal's) makes it the other side's ally.
+
+    ``before`` is the area's control just before the force came in.
+    """
+    foe = other_side(side)
+    powers = {p for (p, c), n in state.units.get(area, {}).items() if n > 0}
+    c = before
+    if c is not None and c not in ("A", "B", "partial"):
+        powers.add(c)
+    for p in sorted(powers):
+        st = state.status.get(p, "player")
+        if st == "neutral" or st == f"vassal:{foe}":
+            ctx.report("invasion", actor=side, power=p, area=area)
+            ctx.change("status", actor=side, power=p, status=f"ally:{foe}", why="invasion (10.1)")
+
+
+def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: str, target: str) -> None:
+    """10.2: the non-phasing player may intercept a force entering or leaving an area it occupies."""
+    f = state.force
+    if f is None:
+        return
+    side = f.side
+    foe = other_side(side)
+    if target == "force":
+        if f.count() == 0 or f.area != area:
+            return
+        sea = f.kind == "sea"
+        defenders = dict(f.units)
+        dkings = list(f.kings) if not sea else []
+        force_side: str | None = "defender"
+    else:  # a coastal raid: the mercenary ashore
+        sea = False
+        if not state.units.get(area, {}).get(("aragon", "M")):
+            return
+        defenders = {("aragon", "M"): 1}
+        dkings, force_side = [], None
+    mine = {k: n for k, n in state.side_units(area, foe).items() if (k[1] == "F") == sea}
+    if not mine:
+        return
+    powers = sorted({p for p, _ in mine})
+    opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else [])
+    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {area}? (10.2)")
+    if pick == "no":
+        return
+    units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
+    drm = (1 if mode == "leave" else 0) - (1 if len({p for p, _ in units}) > 1 else 0)
+    if all(c == "R" for _, c in defenders):
+        drm -= 1
+    for marker in ("military_advantage", "ambush"):
+        if state.hands[foe].get(marker):
+            if ctx.decide(f"{rid}/{marker}", foe, ["no", "yes"], prompt=f"Expend {marker} for +1?") == "yes":
+                ctx.change("marker-spent", actor=foe, side=foe, marker=marker, to="cup", use="interception")
+                drm += 1
+    if state.hands[side].get("military_advantage"):
+        if ctx.decide(f"{rid}/against", side, ["no", "yes"], prompt="Expend military advantage for -1?") == "yes":
+            ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="interception")
+            drm -= 1
+    need = game_data().operations.thresholds["interception_success"]
+    die = ctx.roll(f"{rid}/roll", actor=foe, purpose="interception (10.2)",
+                   effects={v: ("intercepted" if v + drm >= need else "slips past") for v in range(1, 7)})
+    ctx.report("interception", actor=foe, roll=die, drm=drm, result="success" if die + drm >= need else "failure")
+    if die + drm < need:
+        return
+    akings = [] if sea else [kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[game_data().kings[kk].power] == foe]
+    open_battle(state, ctx, f"{rid}/battle", area, foe, units, defenders, akings, dkings, force_side, True)
+
+
+def end_force(state: GameState, ctx: Context, f: Force, prefix: str) -> None:
+    """The force has finished (10.0); cargo still aboard is lost (ruling, 11.2)."""
+    for key, v in sorted(f.cargo.items()):
+        for _ in range(v):
+            ctx.change("cargo-lost", actor=f.side, power=key[0], unit=key[1])
+    for king in list(f.cargo_kings):
+        ctx.change("king-died", actor=f.side, king=king, power=game_data().kings[king].power, cause="lost at sea")
+    ctx.change("force-ends", actor=f.side)
+    if game_map().areas[f.area].kind == "land":
+        bury_lonely_kings(state, ctx, f.area)
+
+
+def task_landing(state: GameState, ctx: Context, rid: str, land: str, n: int) -> None:
+    """11.2: an amphibious landing (1 OP); the fleet's action ends; the landed units act at once."""
+    f = state.force
+    assert f is not None
+    side = f.side
+    ctx.change("force-spends", actor=side, ops=cost(state, "amphibious_landing"), why="amphibious landing")
+    landed = dict(f.cargo)
+    kings = list(f.cargo_kings)
+    for (p, c), v in sorted(landed.items()):
+        for _ in range(v):
+            ctx.change("debarked", actor=side, to=land, power=p, unit=c, done=False)
+    for king in kings:
+        ctx.change("debarked", actor=side, king=king, to=land)
+    ctx.change("force-ends", actor=side)
+    power = next(iter(landed))[0]
+    form_force(state, ctx, f"{f.id}/landing", side, power, "land", land, landed, kings, False, landing_parent=f.id)
+    ctx.schedule(Task.of("game.intercept", rid=f"{rid}/intercept-landing", area=land, mode="enter", target="force"),
+                 Task.of("game.force-step", side=side, n=n, k=1))
+
+
+def task_raid(state: GameState, ctx: Context, rid: str, land: str) -> None:
+    """11.4: an Aragonese fleet lands a mercenary on an enemy coast (1 OP): 4-6 earns 1 TP."""
+    f = state.force
+    assert f is not None
+    ctx.change("force-spends", actor="B", ops=cost(state, "coastal_raid"), why="coastal raid")
+    ctx.change("debarked", actor="B", to=land, power="aragon", unit="M", done=False)
+    ctx.schedule(Task.of("game.intercept", rid=f"{rid}/intercept-raid", area=land, mode="enter", target="raid"),
+                 Task.of("game.raid-roll", rid=rid, land=land))
+
+
+def task_raid_roll(state: GameState, ctx: Context, rid: str, land: str) -> None:
+    """The raid's die, then the mercenary re-embarks (if it survived)."""
+    f = state.force
+    if not state.units.get(land, {}).get(("aragon", "M")) or f is None:
+        return
+    die = ctx.roll(f"{rid}/raid", actor="B", purpose="coastal raid (11.4)",
+                   effects={v: ("+1 TP" if v >= 4 else "nothing") for v in range(1, 7)})
+    if die >= 4:
+        ctx.change("treasury", actor="B", side="B", tp=min(state.tp["B"] + 1, 10), why="coastal raid (11.4)")
+    if f.count() > 0:
+        ctx.change("embarked", actor="B", source=land, power="aragon", unit="M")
+    else:
+        ctx.change("units-done", actor="B", area=land, power="aragon", unit="M")
+
+
+__all__ = ["cost", "force_options", "step_options", "task_activate", "task_force_step", "task_intercept",
+           "task_landing", "task_move", "task_operations", "task_raid", "task_raid_roll"]

@@ -1,0 +1,530 @@
+"""Players of the whole game: a ``heuristic`` player that plays to the scenario's victory conditions.
+
+It reads the live state (never changes it) and chooses among the legal options only. Battle
+decisions go to the battle doctrine (odds.Doctrine). Its habits: hold what it has, take cities
+(and the scenario's key areas) that are undefended or weaker than the force it can bring, carry
+armies by fleet to places it cannot walk to, spend its treasury, play politics for allies and
+thwart the opponent's attempts.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from medviz.engine.policy import DecisionPoint
+from medviz.rules.medempires.game.state import (
+    PLAYER_POWERS,
+    GameState,
+    Key,
+    friendly_port_seas,
+    game_data,
+    game_map,
+    other_side,
+)
+from medviz.rules.medempires.odds import Doctrine
+
+_LAND_WEIGHT = {"FA": 2, "M": 2, "L": 1, "R": 1}
+_LOSS = {"L": 0, "R": 1, "M": 2, "FA": 3, "F": 4}
+DOCTRINE = Doctrine(table="field")
+
+
+def strength(units: dict[Key, int]) -> int:
+    """A rough fighting value: field armies and mercenaries 2, others 1; doubled fleets 2."""
+    total = 0
+    for (p, c), n in units.items():
+        if c == "F":
+            total += (2 if game_data().powers[p].fleets_count_double else 1) * n
+        else:
+            total += _LAND_WEIGHT.get(c, 1) * n
+    return total
+
+
+@lru_cache(maxsize=4096)
+def land_distances(start: str) -> dict[str, int]:
+    """Fewest land moves from ``start`` to every land area (straits need a fleet, 10.1)."""
+    m = game_map().areas
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        a = q.popleft()
+        for b in sorted(m[a].neighbours):
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                q.append(b)
+    return dist
+
+
+@lru_cache(maxsize=4096)
+def sea_distances(start: str) -> dict[str, int]:
+    """Fewest naval moves from sea ``start`` to every sea area."""
+    return land_distances(start)
+
+
+def scenario_values(state: GameState, side: str) -> dict[str, int]:
+    """How much each land area is worth taking for ``side``: cities 1; the scenario's key areas more."""
+    m = game_map().areas
+    vals = {a: 1 for a in state.ctl if m[a].city}
+    v = game_data().scenarios[state.scenario].victory
+    if v.get("kind") == "vespers":
+        for a in v.get("b_must_control", ()):
+            vals[a] = 4
+        for a in v.get("a_must_not_take", ()):
+            vals[a] = 3
+    return vals
+
+
+def targets(state: GameState, side: str) -> dict[str, int]:
+    """Areas worth attacking: held by the enemy (total or partial), with their value."""
+    foe = other_side(side)
+    out = {}
+    for a, val in scenario_values(state, side).items():
+        c = state.ctl.get(a)
+        if c == foe or c == "partial":
+            out[a] = val
+    return out
+
+
+def enemy_land(state: GameState, area: str, side: str) -> dict[Key, int]:
+    """The other side's land units in ``area``."""
+    return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] != "F"}
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A sensible player for either side of either scenario (see the module docstring)."""
+
+    spec: str = "heuristic"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        """Pick one of ``point.options``."""
+        d = point.decision
+        opts = list(point.options)
+        s: GameState = point.state
+        side = point.actor
+        if "/battle/" in d:
+            return self._battle(point)
+        tail = d.rsplit("/", 1)[-1]
+        if "/stratagems/" in d:
+            return min(opts, key=lambda o: (_LOSS.get(o.split("|")[-1], 5), o))
+        if "/politics/" in d:
+            return self._politics(s, side, d, tail, opts)
+        if "/recruit/" in d:
+            return self._recruit(s, side, d, tail, opts)
+        if "/ops-" in d:
+            return self._ops(s, side, d, tail, opts)
+        if "/end/" in d:
+            return self._end(s, side, d, tail, opts)
+        return opts[0]
+
+    def _targets(self, s: GameState, side: str) -> dict[str, int]:
+        """Areas worth attacking and their value (a hook for the historical player)."""
+        return targets(s, side)
+
+    # -- battles ------------------------------------------------------------------------------
+    def _battle(self, point: DecisionPoint) -> Any:
+        tail = point.decision.rsplit("/", 1)[-1]
+        if tail == "avoid-attempt":
+            b = point.state.battle
+            mine = strength(b.sides["defender"].units)
+            theirs = strength(b.sides["attacker"].units)
+            return "try to avoid" if theirs > mine + 1 else "stand"
+        return DOCTRINE.choose(point)
+
+    # -- politics ------------------------------------------------------------------------------
+    def _politics(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if tail == "thwart":
+            return "thwart"
+        if tail == "king":
+            return max(opts, key=lambda k: (game_data().kings[k].diplomacy if k != "none" else -1, k))
+        if tail == "pope":
+            return "yes"
+        if tail == "tp":
+            return "yes" if s.tp[side] >= 5 else "no"
+        if tail == "forfeit":
+            for k in ("rebellion", "vassalage", "diplomacy"):
+                if k in opts:
+                    return k
+        if tail.startswith("unit-"):
+            return min(opts, key=lambda c: (-_LAND_WEIGHT.get(c, 0), c))
+        best, best_v = "pass", 0.0
+        for o in opts:
+            if o == "pass" or o.startswith("cede:"):
+                continue  # the heuristic never cedes land (14.3)
+            kind, _, target = o.partition(":")
+            power = target.split("@")[0]
+            v = self._power_value(s, side, power)
+            if kind == "diplomacy" and s.status[power] == f"ally:{other_side(side)}":
+                v += 2.0
+            if kind == "vassalage":
+                v *= 0.5
+            if kind == "rebellion":
+                v += 1.5
+            v *= {"diplomacy": 0.33, "vassalage": 0.66, "rebellion": 0.33}[kind] + 0.5
+            if v > best_v:
+                best, best_v = o, v
+        return best
+
+    def _power_value(self, s: GameState, side: str, power: str) -> float:
+        m = game_map().areas
+        areas = [a for a, c in s.owner.items() if c == power] + list(game_data().powers[power].home_areas)
+        cities = len({a for a in areas if m[a].city})
+        units = sum(n for u in s.units.values() for (p, _), n in u.items() if p == power)
+        vals = scenario_values(s, side)
+        key = sum(vals.get(a, 0) for a in set(areas) if vals.get(a, 0) > 1)
+        return cities + 0.3 * units + key
+
+    # -- recruitment --------------------------------------------------------------------------
+    def _recruit(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if tail == "order":
+            return "second"
+        if tail == "area" or "/new-king/" in d or "/crusade-return/" in d:
+            return self._place(s, side, opts)
+        if tail.startswith("pick-"):
+            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and s.side_of(p) == side)
+            prefs = []
+            for o in opts:
+                if o == "done":
+                    continue
+                power, code = o.split(":")
+                score = {"FA": 5.0, "M": 5.0, "2L": 4.0, "R": 3.0, "L": 1.0, "F": 2.0}[code]
+                if code == "F" and fleets < 3:
+                    score = 6.0
+                if power not in PLAYER_POWERS:
+                    score += 0.5
+                prefs.append((-score, o))
+            return min(prefs)[1] if prefs else "done"
+        return opts[0]
+
+    def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        """The most threatened or most valuable friendly area among ``opts``."""
+        m = game_map().areas
+        vals = scenario_values(s, side)
+        foe = other_side(side)
+
+        def score(a: str) -> tuple[float, str]:
+            if m[a].kind == "sea":
+                return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
+            threat = sum(strength(enemy_land(s, b, side)) for b in m[a].neighbours)
+            near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
+            own = strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+            return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
+
+        return min(opts, key=score)
+
+    # -- operations ---------------------------------------------------------------------------
+    def _ops(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if tail.startswith("force-"):
+            return self._pick_force(s, side, opts)
+        if tail.startswith("king-"):
+            return "with the King"
+        if tail == "ops-markers":
+            return 0
+        if "/intercept" in d:
+            return self._intercept(s, side, d, tail, opts)
+        if tail.startswith("action-"):
+            return self._step(s, side, opts)
+        return opts[0]
+
+    def _pick_force(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        best, best_v = "end phase", 0.0
+        tg = self._targets(s, side)
+        m = game_map().areas
+        for o in opts:
+            if o == "end phase" or not o.endswith("|all"):
+                continue
+            area, power, _ = o.split("|")
+            units = {k: s.available(area, k) for k in s.units.get(area, {}) if k[0] == power}
+            st = strength(units)
+            if m[area].kind == "land" and self._must_hold(s, side, area):
+                continue
+            if m[area].kind == "land":
+                v = self._land_plan_value(s, side, area, st, tg)
+            else:
+                v = self._naval_plan_value(s, side, area, units, tg)
+            if v > best_v:
+                best, best_v = o, v
+        return best
+
+    def _must_hold(self, s: GameState, side: str, area: str) -> bool:
+        """A key area of the scenario that the side holds, with enemy land units next door: stay put."""
+        if scenario_values(s, side).get(area, 0) < 3 or s.ctl.get(area) != side:
+            return False
+        m = game_map().areas
+        return any(enemy_land(s, b, side) for b in m[area].neighbours) or any(
+            s.side_units(x, other_side(side)) for x in m[area].coasts)
+
+    def _land_plan_value(self, s: GameState, side: str, area: str, st: int, tg: dict[str, int]) -> float:
+        best = 0.0
+        dist = land_distances(area)
+        for a, val in tg.items():
+            dd = dist.get(a)
+            if dd is None or dd > 4:
+                continue
+            enemy = strength(enemy_land(s, a, side))
+            if st < enemy + 1:
+                continue
+            if dd == 0 and not enemy:
+                continue
+            best = max(best, val / (1 + dd))
+        return best
+
+    def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
+        return {a: v for a, v in tg.items() if game_map().areas[a].coasts}
+
+    def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
+                          tg: dict[str, int]) -> float:
+        m = game_map().areas
+        if sea not in friendly_port_seas(s, side):
+            return 0.0
+        room = 2 * sum(units.values())
+        loadable = 0
+        for land in m[sea].coasts:
+            if s.ctl.get(land) == side:
+                loadable += sum(s.available(land, k) for k in s.side_units(land, side) if k[1] != "F")
+        if loadable < 2:
+            return 0.0
+        carry = min(room, loadable)
+        dist = sea_distances(sea)
+        best = 0.0
+        for a, val in self._naval_targets(s, side, tg).items():
+            enemy = strength(enemy_land(s, a, side))
+            if 2 * carry < enemy + 2:
+                continue
+            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
+            if dd > 5:
+                continue
+            best = max(best, 0.9 * val / (1 + dd))
+        return best
+
+    def _intercept(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if tail in ("military_advantage", "against"):
+            return "no"
+        if tail == "ambush":
+            return "yes"
+        f = s.force
+        if f is None or "all" not in opts:
+            return "no"
+        theirs = 2 if "intercept-raid" in d else strength(f.units)
+        where = f.area if "intercept-raid" not in d else d.split("/")[-2]
+        mine = strength({k: n for k, n in s.side_units(where, side).items() if (k[1] == "F") == (f.kind == "sea")})
+        return "all" if mine >= theirs + 1 else "no"
+
+    def _step(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        f = s.force
+        if f is None:
+            return opts[0]
+        if f.kind == "land":
+            return self._land_step(s, side, f, opts)
+        return self._sea_step(s, side, f, opts)
+
+    def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        st = strength(f.units)
+        here_enemy = strength(enemy_land(s, f.area, side))
+        if "attack" in opts and st >= here_enemy + 1:
+            return "attack"
+        if here_enemy and f.area in self._targets(s, side):
+            return "end" if "end" in opts else opts[0]
+        tg = self._targets(s, side)
+        best, best_v = "end", 0.0
+        for o in opts:
+            if not o.startswith("move:"):
+                continue
+            b = o[5:]
+            dist = land_distances(b)
+            for a, val in tg.items():
+                dd = dist.get(a)
+                if dd is None or dd > 3:
+                    continue
+                if strength(enemy_land(s, a, side)) + 1 > st:
+                    continue
+                v = val / (1 + dd)
+                if s.ctl.get(b) not in ("A", "B", "partial", None) and s.status.get(str(s.ctl.get(b))) == "neutral":
+                    v -= 1.0  # walking into a neutral makes it the enemy's ally (10.1)
+                if v > best_v:
+                    best, best_v = o, v
+        return best if best in opts else opts[0]
+
+    def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        m = game_map().areas
+        tg = self._naval_targets(s, side, self._targets(s, side))
+        if f.restricted:
+            ports = friendly_port_seas(s, side)
+            moves = [o for o in opts if o.startswith("move:")]
+            if moves:
+                return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(p, 99) for p in ports), default=99), o))
+            return "end" if "end" in opts else opts[0]
+        if not f.cargo:
+            if "attack" in opts and strength(f.units) > strength(
+                    {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
+                return "attack"
+            embarks = [o for o in opts if o.startswith("embark:")]
+            if embarks and tg:
+                return min(embarks, key=lambda o: (_LOSS.get(o.split(":")[3], 5) * -1, o))
+            return "end" if "end" in opts else opts[0]
+        # cargo aboard: more room? keep loading from friendly areas
+        embarks = [o for o in opts if o.startswith("embark:")]
+        if embarks and f.steps == 0:
+            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
+        carry = strength(f.cargo)
+        best_t, best_v = None, 0.0
+        dist = sea_distances(f.area)
+        for a, val in tg.items():
+            if strength(enemy_land(s, a, side)) + 1 > carry:
+                continue
+            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
+            if dd > f.ops:
+                continue
+            v = val / (1 + dd)
+            if v > best_v:
+                best_t, best_v = a, v
+        if best_t is not None:
+            for o in opts:
+                if o == f"land:{best_t}":
+                    return o
+            for o in opts:
+                if o.startswith(f"debark:{best_t}:"):
+                    return o
+            moves = [o for o in opts if o.startswith("move:")]
+            if moves:
+                return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in m[best_t].coasts), o))
+        debarks = [o for o in opts if o.startswith("debark:")]
+        if debarks:
+            return debarks[0]
+        return opts[0]
+
+    # -- end of turn --------------------------------------------------------------------------
+    def _end(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if tail == "order":
+            return "second"
+        if tail == "poison":
+            return "no"
+        if "/stacking/" in d:
+            return min(opts, key=lambda o: (_LOSS.get(o.split("|")[1], 5), o))
+        if tail.startswith("pick-"):
+            from medviz.rules.medempires.game.redistribution import stack_limit
+
+            for o in opts:
+                if o == "done":
+                    continue
+                area, p, c = o.split("|")
+                mine = sum(n for k, n in s.side_units(area, side).items())
+                if mine > stack_limit(area) and c != "2L":
+                    return o
+            return "done"
+        if tail == "to":
+            from medviz.rules.medempires.game.redistribution import stack_limit
+
+            def room(a: str) -> tuple[int, str]:
+                return (-(stack_limit(a) - sum(s.side_units(a, side).values())), a)
+
+            return min(opts, key=room)
+        return opts[0]
+
+
+def heuristic_factory(arg: str = "") -> Heuristic:
+    """``heuristic`` (no settings yet)."""
+    return Heuristic()
+
+
+#: Whole-game players by spec name (registered in ``MedEmpires.policies``).
+PLAYERS: dict[str, Any] = {"heuristic": heuristic_factory}
+
+
+# --------------------------------------------------------------------------------------------
+# The historical player (Vespers, 1282-1310)
+# --------------------------------------------------------------------------------------------
+#: What each side did, game turn by game turn (gazetteer; 13.0 introduction): extra value of areas.
+HISTORY_GOALS: dict[tuple[str, int], dict[str, int]] = {
+    # 1282-1290: Peter III lands at Trapani and holds Sicily; Roger of Lauria's galleys win off Malta
+    # (1283) and Naples (1284); Malta's castle falls to Aragon. Philip III invades Catalonia (1285).
+    ("B", 1): {"malta": 6},
+    ("A", 1): {"rossello": 5, "catalan_counties": 5},
+    # 1291-1300: James II and Frederick III keep Sicily; Charles II's landings there fail.
+    ("B", 2): {"malta": 5, "calabria": 3},
+    ("A", 2): {"sicily_east": 4, "sicily_west": 3},
+    # 1301-1310: Charles of Valois's Sicilian campaign ends in the Peace of Caltabellotta (1302).
+    ("B", 3): {"malta": 5},
+    ("A", 3): {"sicily_west": 4, "sicily_east": 4},
+}
+SICILY_LANDING = ("sicily_west", "sicily_east")
+
+
+@dataclass(frozen=True)
+class Historical(Heuristic):
+    """Steers toward the course of 1282-1310 where the dice allow; otherwise plays the heuristic.
+
+    GT1: Aragon's King sails to Sicily with an army (Peter III at Trapani), Aragon's fleets seek
+    the Angevin fleets and Malta; France marches on Rosselló and Catalonia (1285). Later turns:
+    Aragon holds Sicily and Malta, Anjou tries to land in Sicily. Outside the Vespers scenario,
+    or once a goal is out of reach (the King dead, no fleet left), the heuristic's choices stand.
+    """
+
+    spec: str = "historical"
+
+    def _vespers(self, s: GameState) -> bool:
+        return s.scenario == "vespers-1282"
+
+    def _targets(self, s: GameState, side: str) -> dict[str, int]:
+        tg = dict(targets(s, side))
+        if not self._vespers(s):
+            return tg
+        foe = other_side(side)
+        for a, bonus in HISTORY_GOALS.get((side, s.turn), {}).items():
+            if s.ctl.get(a) in (foe, "partial"):
+                tg[a] = tg.get(a, 0) + bonus
+        return tg
+
+    def _king_to_sicily(self, s: GameState) -> str | None:
+        """Aragon's King, if he is still on the Spanish mainland in GT1 (Peter III's expedition)."""
+        if not self._vespers(s) or s.turn != 1:
+            return None
+        for k, a in sorted(s.kings.items()):
+            if game_data().kings[k].power == "aragon" and a not in SICILY_LANDING:
+                return k
+        return None
+
+    def _pick_force(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        king = self._king_to_sicily(s) if side == "B" else None
+        if king is not None:
+            m = game_map().areas
+            where = s.kings[king]
+            for o in opts:
+                area, power, what = o.split("|") if "|" in o else ("", "", "")
+                if power == "aragon" and what == "all" and m[area].kind == "sea" and where in m[area].coasts \
+                        and area in friendly_port_seas(s, side):
+                    return o
+        return super()._pick_force(s, side, opts)
+
+    def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        king = self._king_to_sicily(s) if side == "B" else None
+        if king is None or f.power != "aragon" or f.restricted:
+            return super()._sea_step(s, side, f, opts)
+        m = game_map().areas
+        if king not in f.cargo_kings:
+            for o in opts:
+                if o.startswith("embark-king:") and o.endswith(f":{king}") and f.cargo:
+                    return o
+            embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] == s.kings.get(king)]
+            if embarks:
+                return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
+            return super()._sea_step(s, side, f, opts)
+        for land in SICILY_LANDING:
+            for o in opts:
+                if o.startswith(f"debark:{land}:"):
+                    return o
+        goal = {x for land in SICILY_LANDING for x in m[land].coasts}
+        moves = [o for o in opts if o.startswith("move:")]
+        if moves:
+            return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in goal), o))
+        return super()._sea_step(s, side, f, opts)
+
+
+def historical_factory(arg: str = "") -> Historical:
+    """``historical`` (no settings)."""
+    return Historical()
+
+
+PLAYERS["historical"] = historical_factory

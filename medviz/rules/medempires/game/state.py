@@ -1,0 +1,272 @@
+"""The state of a whole game of Mediterranean Empires, area control (3.4) and a fast copy.
+
+Units are counted per area as ``{(power, code): n}``; a land unit carried by a fleet is held in
+the active force's cargo, never in a sea area. Control is derived from occupancy after every
+change (3.4) and kept in ``ctl``; ``owner`` remembers the last holder of total control (3.4 b).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from medviz.rules.medempires.combat import BattleState
+from medviz.rules.medempires.gamedata import GameData, load_game_data
+from medviz.rules.medempires.mapdata import GameMap, load_map
+
+Key = tuple[str, str]  # (power, unit code)
+SIDES = ("A", "B")
+PLAYER_POWERS = {"france": "A", "anjou": "A", "aragon": "B"}
+#: Battle stratagem markers: our ids -> combat.py codes (12.0).
+BATTLE_MARKERS = {"military_advantage": "MA", "ambush": "AMB", "siege_train": "ST", "coup_de_main": "CDM"}
+MARKER_IDS = {v: k for k, v in BATTLE_MARKERS.items()}
+LAND_CODES = ("FA", "L", "R", "M")
+
+
+_ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
+
+
+def other_side(side: str) -> str:
+    """The opposing faction."""
+    return "B" if side == "A" else "A"
+
+
+@lru_cache(maxsize=1)
+def game_map() -> GameMap:
+    """The shipped map (cached)."""
+    return load_map()
+
+
+@lru_cache(maxsize=1)
+def game_data() -> GameData:
+    """The shipped game data (cached)."""
+    return load_game_data(game_map=game_map())
+
+
+@dataclass
+class Force:
+    """The force being activated (10.0): one power's units in one area, its OPs and its cargo."""
+
+    id: str
+    side: str
+    power: str
+    kind: str                      # land | sea
+    area: str
+    start: str
+    units: dict[Key, int]
+    ops: int = 0
+    kings: list[str] = field(default_factory=list)
+    cargo: dict[Key, int] = field(default_factory=dict)
+    cargo_kings: list[str] = field(default_factory=list)
+    restricted: bool = False       # 11.1: must first reach a sea next to a friendly city
+    steps: int = 0
+    moved: bool = False            # left the initial area (pick-ups there end, 10.1)
+    landing_parent: str | None = None
+
+    def copy(self) -> Force:
+        """An independent copy."""
+        return Force(self.id, self.side, self.power, self.kind, self.area, self.start, dict(self.units),
+                     self.ops, list(self.kings), dict(self.cargo), list(self.cargo_kings), self.restricted,
+                     self.steps, self.moved, self.landing_parent)
+
+    def count(self) -> int:
+        """Units in the force (Kings and cargo not counted)."""
+        return sum(self.units.values())
+
+
+@dataclass
+class GameState:
+    """Everything on the table: units, control, treasuries, Kings, markers, turn and phase."""
+
+    scenario: str
+    last_turn: int
+    options: dict[str, bool]
+    turn: int = 1
+    phase: str = "setup"
+    units: dict[str, dict[Key, int]] = field(default_factory=dict)
+    done: dict[str, dict[Key, int]] = field(default_factory=dict)
+    owner: dict[str, str | None] = field(default_factory=dict)
+    ctl: dict[str, str | None] = field(default_factory=dict)
+    start_ctl: dict[str, str | None] = field(default_factory=dict)
+    status: dict[str, str] = field(default_factory=dict)        # power -> player|ally:X|vassal:X|neutral
+    tp: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    kings: dict[str, str] = field(default_factory=dict)         # King on the map -> area
+    king_pools: dict[str, list[str]] = field(default_factory=dict)  # power -> Kings in its pool
+    king_due: dict[str, bool] = field(default_factory=dict)     # power -> a new King is due (8.1)
+    hands: dict[str, dict[str, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
+    cup: dict[str, int] = field(default_factory=dict)
+    aside: dict[str, int] = field(default_factory=dict)         # out of the cup until a phase ends
+    in_play: dict[str, int] = field(default_factory=dict)       # played this turn, back at end of turn
+    pope: str | None = None                                     # side whose Pope is in Rome
+    pope_holder: str | None = None                              # last side that held the Pope (8.2)
+    plague: bool = False
+    crusade: dict[str, dict[Key, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
+    crusade_fleet_due: dict[str, bool] = field(default_factory=lambda: {"A": False, "B": False})
+    crusade_turn: dict[str, int] = field(default_factory=dict)  # side -> GT its crusaders left
+    political: dict[str, list[str]] = field(default_factory=lambda: {"A": [], "B": []})  # kinds left
+    kings_used: list[str] = field(default_factory=list)          # Kings' diplomacy used this turn
+    pope_used: bool = False
+    concession: dict[str, bool] = field(default_factory=lambda: {"A": False, "B": False})
+    force: Force | None = None
+    forces: int = 0
+    battle: BattleState | None = None
+    battle_info: dict[str, Any] = field(default_factory=dict)
+    taken: list[str] = field(default_factory=list)               # 13.0: Aragonese areas A took
+    merc_fought: int = 0                                          # 14.1: mercenary combats this turn
+    recruited_here: dict[str, int] = field(default_factory=dict)  # 6.2: recruits per area this phase
+    allied_recruits: list[str] = field(default_factory=list)      # 6.2: allied powers recruited from
+    chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
+        "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})
+    finished: bool = False
+
+    # -- copying ----------------------------------------------------------------------------
+    def copy(self) -> GameState:
+        """An independent copy (hand-written for speed: snapshots copy states often)."""
+        return GameState(
+            self.scenario, self.last_turn, dict(self.options), self.turn, self.phase,
+            {a: dict(u) for a, u in self.units.items()},
+            {a: dict(u) for a, u in self.done.items()},
+            dict(self.owner), dict(self.ctl), dict(self.start_ctl), dict(self.status), dict(self.tp),
+            dict(self.kings), {k: list(v) for k, v in self.king_pools.items()}, dict(self.king_due),
+            {s: dict(h) for s, h in self.hands.items()}, dict(self.cup), dict(self.aside),
+            dict(self.in_play), self.pope, self.pope_holder, self.plague,
+            {s: dict(c) for s, c in self.crusade.items()}, dict(self.crusade_fleet_due), dict(self.crusade_turn),
+            {s: list(v) for s, v in self.political.items()}, list(self.kings_used), self.pope_used,
+            dict(self.concession), self.force.copy() if self.force else None, self.forces,
+            self.battle.copy() if self.battle else None, dict(self.battle_info), list(self.taken),
+            self.merc_fought, dict(self.recruited_here), list(self.allied_recruits),
+            {k: list(v) for k, v in self.chronicle.items()}, self.finished,
+        )
+
+    # -- who is whose -----------------------------------------------------------------------
+    def side_of(self, power: str) -> str | None:
+        """The faction a power's units serve, or None for neutrals and vassals (3.3, 3.4)."""
+        s = PLAYER_POWERS.get(power)
+        if s:
+            return s
+        return _ALLY_SIDE.get(self.status.get(power, "neutral"))
+
+    def vassal_of(self, power: str) -> str | None:
+        """The side a vassal power serves, or None."""
+        st = self.status.get(power, "neutral")
+        return st[7:] if st.startswith("vassal:") else None
+
+    # -- counting ---------------------------------------------------------------------------
+    def side_units(self, area: str, side: str) -> dict[Key, int]:
+        """Units of ``side`` (its powers and allies) in ``area``."""
+        units = self.units.get(area)
+        if not units:
+            return {}
+        side_of = self.side_of
+        return {k: n for k, n in units.items() if n > 0 and side_of(k[0]) == side}
+
+    def has_side_units(self, area: str, side: str) -> bool:
+        """True when ``side`` has any unit in ``area``."""
+        units = self.units.get(area)
+        if not units:
+            return False
+        side_of = self.side_of
+        return any(n > 0 and side_of(k[0]) == side for k, n in units.items())
+
+    def on_map(self, power: str, code: str) -> int:
+        """Counters of a kind on the map, in a moving force's cargo and set aside for the Crusade."""
+        n = sum(u.get((power, code), 0) for u in self.units.values())
+        if self.force:
+            n += self.force.cargo.get((power, code), 0)
+        for s in SIDES:
+            n += self.crusade[s].get((power, code), 0)
+        return n
+
+    def land_units_on_map(self, power: str) -> int:
+        """Ground units of ``power`` on the map (7.3)."""
+        m = game_map().areas
+        return sum(n for a, u in self.units.items() if m[a].kind == "land"
+                   for (p, c), n in u.items() if p == power and c != "F") + (
+            sum(n for (p, c), n in self.force.cargo.items() if p == power) if self.force else 0)
+
+    def available(self, area: str, key: Key) -> int:
+        """Units of a kind in ``area`` that have not acted this Operations Phase."""
+        n = self.units.get(area, {}).get(key, 0) - self.done.get(area, {}).get(key, 0)
+        f = self.force
+        if f and f.area == area:
+            n -= f.units.get(key, 0)
+        return max(n, 0)
+
+    def city_count(self, side: str) -> int:
+        """Cities in land areas under ``side``'s total control (6.1)."""
+        m = game_map().areas
+        return sum(1 for a, c in self.ctl.items() if c == side and m[a].city)
+
+
+# --------------------------------------------------------------------------------------------
+# Area control (3.4)
+# --------------------------------------------------------------------------------------------
+def compute_control(state: GameState, area: str) -> str | None:
+    """``A``/``B`` (total), ``partial``, a neutral or vassal power id, or None (3.4).
+
+    Ruling: units of a side's own vassal keep their area the vassal's (3.4: areas under vassalage
+    are controlled by neither side); an empty area keeps its last total controller (3.4 b), read
+    through alliances (an allied power's area counts for its side).
+    """
+    units = state.units.get(area)
+    sides: set[str] = set()
+    others: list[str] = []
+    if units:
+        for (power, code), n in units.items():
+            if n <= 0 or code == "F":
+                continue
+            s = state.side_of(power)
+            if s:
+                sides.add(s)
+            else:
+                others.append(power)
+    if len(sides) == 2:
+        return "partial"
+    if len(sides) == 1:
+        side = next(iter(sides))
+        vassals = sorted(p for p in others if state.vassal_of(p) == side)
+        return vassals[0] if vassals else side
+    if others:
+        return sorted(others)[0]
+    o = state.owner.get(area)
+    if o is None or o in SIDES:
+        return o
+    return state.side_of(o) or o
+
+
+def refresh_control(state: GameState, areas: Any = None) -> None:
+    """Recompute control of ``areas`` (all land areas if None); track 3.4 b and 13.0 'taken'."""
+    m = game_map().areas
+    for a in (areas if areas is not None else state.ctl.keys()):
+        if m[a].kind != "land":
+            continue
+        c = compute_control(state, a)
+        state.ctl[a] = c
+        if c is not None and c != "partial" and state.units.get(a):
+            state.owner[a] = c  # 3.4 b: remember who last held it by occupation
+        if c == "A" and a in VESPERS_GUARDED and a not in state.taken:
+            state.taken.append(a)
+
+
+#: 13.0: the Aragonese areas France must not take (filled from scenarios.toml at import).
+VESPERS_GUARDED: frozenset[str] = frozenset(
+    game_data().scenarios["vespers-1282"].victory.get("a_must_not_take", ()) if "vespers-1282" in game_data().scenarios else ()
+)
+
+
+def sea_control(state: GameState, sea: str) -> str | None:
+    """A side totally controls a sea area where it has fleets and the other side has none (ruling)."""
+    sides = {state.side_of(p) for (p, c), n in state.units.get(sea, {}).items() if n > 0}
+    sides.discard(None)
+    return next(iter(sides)) if len(sides) == 1 else None
+
+
+def friendly_port_seas(state: GameState, side: str) -> set[str]:
+    """Sea areas on whose coast lies a city of a land area under ``side``'s total control (11.1, 6.2)."""
+    m = game_map().areas
+    out: set[str] = set()
+    for a, c in state.ctl.items():
+        if c == side and m[a].city:
+            out |= m[a].ports
+    return out

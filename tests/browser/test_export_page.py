@@ -1,0 +1,203 @@
+"""An exported replay page in a real browser: it draws offline, its slider steps the map and the
+log, play advances, and a hostile note never runs."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from medviz.engine import History
+from medviz.export.annotations import load_annotations, parse_annotations
+from medviz.export.html import export_html
+from medviz.rules.medempires.view import setup_view
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HOSTILE_NOTE = '''
+[[note]]
+anchor = { event = 0 }
+kind = "what-if"
+title = "<img src=x onerror='window.__pwned = 1'>"
+text = """
+<script>window.__pwned = 1</script>
+<img src=x onerror="window.__pwned = 1">
+<svg onload="window.__pwned = 1"></svg>
+[click me](javascript:window.__pwned=1)
+<a href="jAvAsCrIpT:window.__pwned=1">and me</a>
+[data](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD0xPC9zY3JpcHQ+)
+</script><script>window.__pwned = 1</script>
+![pic](https://evil.example/track.png)
+"""
+'''
+
+
+@pytest.fixture(scope="module")
+def history() -> History:
+    return History.load(ROOT / "examples" / "battle-seed3.json")
+
+
+def views() -> Any:
+    v0 = setup_view()
+
+    def view_at(seq: int) -> dict[str, Any]:
+        v = copy.deepcopy(v0)
+        v["turn"], v["phase"] = 1, "operations-B"
+        if seq >= 5:
+            v["control"]["malta"] = "B"
+            v["units"]["malta"] = {"aragon": {"FA": 1}}
+        if seq >= 10:
+            v["control"]["naples"] = "partial"
+            v["overlays"] = [{"kind": "battle", "area": "naples", "result": "DV", "winner": "attacker"}]
+        return v
+
+    return view_at
+
+
+@pytest.fixture(scope="module")
+def map_page(history: History, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    notes = load_annotations(ROOT / "examples" / "battle-notes.toml", history)
+    out = tmp_path_factory.mktemp("pages") / "map.html"
+    return export_html(history, out, notes, view_at=views())
+
+
+def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
+    """Poll ``expression`` (Playwright's wait_for_function would need eval, which the page's CSP forbids)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(50)
+
+
+def open_page(p: Any, path: Path) -> Any:
+    page = p.page
+    page.goto(path.as_uri())
+    wait_until(page, "!!(window.medviz && 'ready' in window.medviz)", 60)
+    assert page.evaluate("window.medviz.ready") is True, page.evaluate("window.medviz.error")
+    return page
+
+
+def fill_of(page: Any, uid: str) -> str:
+    return page.evaluate("(uid) => document.getElementById('plot').data.find(t => t.uid === uid).fillcolor", uid)
+
+
+def test_slider_steps_the_map_and_the_log(offline_page: Any, map_page: Path, artifacts: Path) -> None:
+    page = open_page(offline_page, map_page)
+    assert page.evaluate("document.getElementById('plot').data.length") > 70
+    malta_before = fill_of(page, "area-malta")
+    log_before = page.inner_text("#log li.current")
+    assert page.inner_text("#notes h3") == "Two armies meet"
+    # Keyboard: focus the slider and step right six times (event 0 -> 6).
+    page.focus("#slider")
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    wait_until(page, "document.body.dataset.step === '6'", 10)
+    malta_after = fill_of(page, "area-malta")
+    assert malta_after != malta_before  # Malta changed hands at event 5
+    log_after = page.inner_text("#log li.current")
+    assert log_after != log_before and log_after.startswith("defender rolls 1d6 for initiative")
+    assert page.inner_text("#notes h3") == "Who strikes first"
+    page.screenshot(path=str(artifacts / "export-map-step6.png"))
+    # Mouse: click near the right end of the slider.
+    box = page.locator("#slider").bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 3, box["y"] + box["height"] / 2)
+    wait_until(page, "Number(document.body.dataset.step) >= 19", 10)
+    step = int(page.evaluate("document.body.dataset.step"))
+    assert step >= 19
+    assert page.inner_text("#log li.current") == page.evaluate("window.medviz.data.log[%d]" % step)
+    assert "battle in naples: DV" in page.inner_text("#panel")
+    # Back to the start by the keyboard: the map is as it was.
+    page.keyboard.press("Home")
+    wait_until(page, "document.body.dataset.step === '0'", 10)
+    assert fill_of(page, "area-malta") == malta_before
+    assert not offline_page.errors
+
+
+def test_play_advances_and_pauses(offline_page: Any, map_page: Path) -> None:
+    page = open_page(offline_page, map_page)
+    page.select_option("#speed", "150")
+    page.click("#play")
+    wait_until(page, "Number(document.body.dataset.step) >= 3", 10)
+    page.click("#play")  # pause
+    stopped = page.evaluate("document.body.dataset.step")
+    page.wait_for_timeout(600)
+    assert page.evaluate("document.body.dataset.step") == stopped
+    assert page.inner_text("#play") == "Play"
+
+
+def test_battle_page_without_a_map(offline_page: Any, history: History, tmp_path: Path, artifacts: Path) -> None:
+    path = export_html(history, tmp_path / "battle.html")
+    page = open_page(offline_page, path)
+    defender = "document.getElementById('plot').data[1].y.reduce((a, b) => a + b, 0)"
+    assert page.evaluate(defender) == 5
+    page.focus("#slider")
+    page.keyboard.press("End")
+    wait_until(page, "document.body.dataset.step === '21'", 10)
+    assert page.evaluate(defender) == 0
+    assert "King killed: defender" in page.inner_text("#panel")
+    page.screenshot(path=str(artifacts / "export-battle-end.png"))
+
+
+def test_a_hostile_note_never_runs(offline_page: Any, history: History, tmp_path: Path, artifacts: Path) -> None:
+    notes = parse_annotations(HOSTILE_NOTE, "hostile.toml", history)
+    path = export_html(history, tmp_path / "hostile.html", notes)
+    page = open_page(offline_page, path)
+    page.focus("#slider")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Home")
+    for link in page.locator("#notes a").all():
+        link.click(modifiers=["Control"]) if link.get_attribute("href") else link.click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__pwned") is None
+    html = page.inner_html("#notes")
+    assert "<img" not in html and "<svg" not in html and "<script" not in html
+    assert "&lt;script&gt;" in html  # shown as text, not run
+    assert page.inner_text("#notes h3").startswith("<img src=x")  # the title is plain text
+    page.screenshot(path=str(artifacts / "export-hostile-note.png"))
+
+
+def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Path) -> None:
+    try:
+        import medviz.rules.medempires.game  # noqa: F401  (registers the whole-game scenarios)
+        from medviz.engine import RandomPolicy, play
+        from medviz.rules.medempires.ruleset import RULESET
+        from medviz.rules.medempires.view import history_view  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"the whole-game rules are not there yet: {exc}")
+    h = play(RULESET, "vespers-1282", {}, seed=1, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    notes_file = ROOT / "notebooks" / "annotations" / "vespers-1282.toml"
+    notes = load_annotations(notes_file, h) if notes_file.exists() else None
+    path = export_html(h, tmp_path / "vespers.html", notes)
+    assert path.stat().st_size <= 3_000_000
+    page = open_page(offline_page, path)
+    fills = "document.getElementById('plot').data.filter(t => (t.uid || '').startsWith('area-')).map(t => t.fillcolor)"
+    start = page.evaluate(fills)
+    # Jump to turn 2's politics phase with the phase menu, then step on with the keyboard.
+    target = next(p for p in h.phases() if p.turn == 2 and p.phase == "politics")
+    page.select_option("#jump", str(target.start))
+    wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
+    assert "turn 2, politics" in page.inner_text("#where")
+    if notes is not None:
+        expected = [n.title for n in notes.for_event(target.start)]
+        assert page.locator("#notes h3").all_inner_texts() == expected
+    page.keyboard.press("End")
+    wait_until(page, f"document.body.dataset.step === '{len(h.events) - 1}'", 20)
+    assert page.evaluate(fills) != start  # areas changed hands over the war
+    assert page.inner_text("#log li.current") == h.describe(h.events[-1])
+    page.screenshot(path=str(artifacts / "export-vespers-end.png"))
+
+
+def test_plain_plotly_page_runs_under_the_same_policy(offline_page: Any, history: History, tmp_path: Path) -> None:
+    # --no-compress: plotly.js inline as text, run by nonce under the page's Content-Security-Policy.
+    path = export_html(history, tmp_path / "plain.html", compress_plotlyjs=False)
+    assert path.stat().st_size > 4_500_000
+    page = open_page(offline_page, path)
+    assert page.evaluate("document.getElementById('plotly-gz') === null")
+    assert page.evaluate("document.getElementById('plot').data.length") == 2
+    assert not offline_page.errors

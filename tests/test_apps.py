@@ -1,0 +1,259 @@
+"""The apps: models without widgets, views driven through their widgets."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import plotly.graph_objects as go
+import pytest
+import traitlets
+from plotly.callbacks import Points
+
+from medviz.apps import BranchTree, DiceLab, DiceLabModel, ReplayModel, ReplayViewer, branch_tree
+from medviz.apps.model import branch_nodes, normalise_view_at, roll_effects
+from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.history import History, play
+from medviz.rules.medempires.odds import Doctrine
+from medviz.rules.medempires.ruleset import RULESET
+from medviz.rules.medempires.view import setup_view
+
+DECISIVE = "battle-1/combat-1/round-1/attacker"
+
+
+def _battle(seed: int = 3) -> History:
+    return play(RULESET, "battle", {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"},
+                seed=seed, players={"attacker": Doctrine(), "defender": Doctrine()})
+
+
+@pytest.fixture()
+def battle() -> History:
+    return _battle()
+
+
+_SETUP = setup_view()
+
+
+def malta_view(h: History, seq: int) -> dict[str, Any]:
+    """A map view for a battle history: the battle is fought for Malta; its winner takes it."""
+    v = copy.deepcopy(_SETUP)
+    v["title"] = "Battle for Malta"
+    decided = next((e.seq for e in h.events if getattr(e, "roll", "") == DECISIVE), len(h))
+    if seq >= decided:
+        winner = h.outcome.get("winner")
+        v["overlays"] = [{"kind": "battle", "area": "malta", "result": (h.outcome.get("results") or [""])[-1],
+                          "winner": winner, "winner_side": {"attacker": "B", "defender": "A"}.get(winner)}]
+        if winner == "attacker":
+            v["control"]["malta"] = "B"
+            v["units"]["malta"] = {"aragon": {"FA": 2, "L": 1, "M": 1}}
+    return v
+
+
+def _fill(fig: Any, area: str) -> str:
+    return next(t.fillcolor for t in fig.data if isinstance(t.meta, dict) and t.meta.get("area") == area)
+
+
+# -- models ------------------------------------------------------------------------------------
+def test_replay_model_clamps_steps_and_jumps(battle: History) -> None:
+    m = ReplayModel(battle)
+    assert m.cursor == 0
+    m.step(-3)
+    assert m.cursor == 0
+    m.step(5)
+    assert m.cursor == 5 and "event 6 of 22" in m.where()
+    m.cursor = 999
+    assert m.cursor == m.last == len(battle) - 1
+    stops = m.stops()
+    assert stops[0] == ("start", 0) and stops[-1] == ("end", m.last)
+    assert any(DECISIVE in label for label, _ in stops)
+    with pytest.raises(UnknownReference):
+        m.jump_to_turn(3)
+    with pytest.raises(MalformedInput):
+        ReplayModel("not a history")  # type: ignore[arg-type]
+
+
+def test_dice_lab_model_branches_switches_and_explains(battle: History) -> None:
+    m = DiceLabModel(battle)
+    assert m.selected_roll == DECISIVE and m.value == battle.roll(DECISIVE).value  # the deciding roll
+    seen: list[Any] = []
+    m.observe(lambda c: seen.append(c["new"]), names="current")
+    m.value = 1
+    child = m.make_branch()
+    assert child.parent is battle and child in battle.children and m.current is child
+    assert seen == [child] and m.tree_version == 1
+    assert child.outcome["winner"] != battle.outcome["winner"]
+    words = m.diff_words()
+    assert "They part at event 12" in words and "winner" in words
+    m.switch(battle)
+    assert m.current is battle and m.value == battle.roll(DECISIVE).value
+    assert "as played" in m.diff_words()
+    with pytest.raises(MalformedInput):
+        m.switch(_battle(seed=4))
+    labels = [n.label for n in branch_nodes(battle)]
+    assert labels[0].startswith("as played") and f"{DECISIVE} = 1" in labels[1]
+
+
+def test_roll_effects_say_what_each_face_would_mean(battle: History) -> None:
+    rows = roll_effects(battle.roll(DECISIVE))
+    assert [f for f, _m, _s in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert [s for _f, _m, s in rows].count(True) == 1 and dict((f, m) for f, m, _s in rows)["1"] == "NE"
+    faces = roll_effects(battle.roll("battle-1/combat-1/initiative/attacker"))
+    assert len(faces) == 6 and all(m == "" for _f, m, _s in faces)
+
+
+def test_view_functions_of_one_or_two_arguments(battle: History) -> None:
+    two = normalise_view_at(malta_view, battle)
+    one = normalise_view_at(lambda seq: malta_view(battle, seq), battle)
+    assert two is malta_view and one is not None
+    assert one(battle, 15)["control"]["malta"] == "B"
+    with pytest.raises(MalformedInput):
+        one(_battle(seed=4), 0)
+
+
+# -- views -------------------------------------------------------------------------------------
+def test_replay_viewer_without_a_map_steps_log_and_table(battle: History) -> None:
+    v = ReplayViewer(battle)
+    assert v.map is None and "Forces" in v.battle.value
+    v.slider.value = 5
+    assert v.model.cursor == 5 and v.play.value == 5
+    assert "initiative" in v.events.value and "▶" in v.events.value
+    v.forward.click()
+    assert v.model.cursor == 6 and v.slider.value == 6
+    v.back.click()
+    v.back.click()
+    assert v.model.cursor == 4
+    v.jump.value = battle.roll(DECISIVE).seq
+    assert v.model.cursor == 12 and "Raid Combat Table" in v.events.value and v.jump.value == -1
+    v.play.playing = True
+    assert v.model.playing
+    before = v.battle.value
+    v.slider.value = len(battle) - 1
+    assert v.battle.value != before and "anjou FA 0/3" in v.battle.value
+
+
+class _Notes:
+    """A duck-typed annotation set: one note on the deciding roll."""
+
+    class Note:
+        title = "Why the raid worked"
+        html = "<p>The defender chose the raid table.</p>"
+
+    def for_event(self, seq: int) -> list[Any]:
+        return [self.Note()] if seq == 12 else []
+
+
+def test_replay_viewer_with_a_map_recolours_and_shows_notes(battle: History) -> None:
+    v = ReplayViewer(battle, view_at=malta_view, annotations=_Notes())
+    assert isinstance(v.map.figure, go.FigureWidget)  # type: ignore[union-attr]
+    fig = v.map.figure  # type: ignore[union-attr]
+    start = _fill(fig, "malta")
+    assert "no note" in v.notes.value
+    v.slider.value = 12
+    assert _fill(fig, "malta") != start  # Aragon took Malta at the deciding roll
+    assert "Why the raid worked" in v.notes.value
+    battles = next(t for t in fig.data if t.name == "battles")
+    assert len(battles.x) == 1
+    v.slider.value = 3
+    assert _fill(fig, "malta") == start and "no note" in v.notes.value
+    assert len(next(t for t in fig.data if t.name == "battles").x) == 0
+
+
+def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: History) -> None:
+    lab = DiceLab(battle)
+    assert lab.map is None and lab.rolls.value == DECISIVE
+    assert "probability 1/6" in lab.info.value and "DV+S" in lab.info.value
+    lab.rolls.value = "battle-1/combat-1/initiative/defender"
+    assert lab.model.selected_roll == "battle-1/combat-1/initiative/defender"
+    lab.rolls.value = DECISIVE
+    lab.faces.value = 1
+    assert lab.model.value == 1
+    lab.button.click()
+    assert len(battle.children) == 1 and lab.model.current is battle.children[0]
+    assert "They part at event 12" in lab.diff.value and "winner" in lab.diff.value
+    assert "winner: none" in lab.tree.labels[1] or "winner" in lab.tree.labels[1]
+    assert "anjou FA 3/3" in lab.battle.value  # the defender kept its army in the branch ...
+    assert "Its parent" in lab.battle.value and "anjou FA 0/3" in lab.battle.value  # ... and lost it as played
+    lab.tree.select.value = 0
+    assert lab.model.current is battle and "as played" in lab.diff.value
+
+
+def test_dice_lab_on_the_map_click_branch_and_areas_changing_hands(battle: History) -> None:
+    lab = DiceLab(battle, view_at=malta_view)
+    fig = lab.map.figure  # type: ignore[union-attr]
+    taken = _fill(fig, "malta")
+    lab.model.select("battle-1/combat-1/initiative/attacker")
+    battles_idx = next(i for i, t in enumerate(fig.data) if t.name == "battles")
+    fig.data[battles_idx]._dispatch_on_click(Points(point_inds=[0], xs=[0], ys=[0], trace_name="battles",
+                                                    trace_index=battles_idx), None)
+    assert lab.model.selected_roll == DECISIVE  # the click picked the battle's deciding roll
+    lab.faces.value = 1
+    lab.button.click()
+    assert _fill(fig, "malta") != taken  # Malta stays Angevin in the branch
+    assert "Areas that changed hands: malta (B → A)" in lab.diff.value
+    lab.tree.select.value = 0
+    assert _fill(fig, "malta") == taken
+
+
+def test_branch_tree_lists_every_branch_and_selects(battle: History) -> None:
+    battle.branch(DECISIVE, 1)
+    battle.branch(DECISIVE, 3)
+    tree = branch_tree(battle)
+    assert isinstance(tree, BranchTree) and len(tree.labels) == 3
+    tree.select.value = 2
+    assert tree.model.current is battle.children[1]
+    tree.model.value = 2
+    tree.model.make_branch()
+    assert len(tree.labels) == 4 and tree.labels[3].startswith("        └")
+
+
+def test_views_are_widgets_built_without_display(battle: History, monkeypatch: pytest.MonkeyPatch) -> None:
+    import IPython.display
+
+    monkeypatch.setattr(IPython.display, "display", lambda *a, **k: pytest.fail("display() was called"))
+    for w in (ReplayViewer(battle), DiceLab(battle), branch_tree(battle)):
+        import ipywidgets
+
+        assert isinstance(w, ipywidgets.VBox)
+    import ast
+    import medviz.apps.model as model_module
+
+    tree = ast.parse(open(model_module.__file__, encoding="utf-8").read())
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not any(m.startswith(("ipywidgets", "plotly", "IPython")) for m in imported), imported
+    assert issubclass(ReplayModel, traitlets.HasTraits) and issubclass(DiceLabModel, traitlets.HasTraits)
+
+
+def test_deciding_roll_of_a_battle_in_a_whole_game() -> None:
+    from medviz.engine.policy import RandomPolicy
+
+    game = play(RULESET, "vespers-1282", {}, seed=1, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    opened = next(e for e in game.events if getattr(e, "change", "") == "battle-opened")
+    closed = next(e for e in game.events[opened.seq:] if getattr(e, "change", "") == "battle-closed")
+    m = DiceLabModel(game)
+    roll_id = m.decisive_roll_at(opened.data["area"], before=closed.seq)
+    roll = game.roll(roll_id)
+    assert opened.seq < roll.seq < closed.seq and "/battle/" in roll_id and roll.effects
+    child = (m.select(roll_id), setattr(m, "value", 1 if roll.value != 1 else 6), m.make_branch())[-1]
+    assert child.parent is game and m.diff_words().startswith(f"Branch {roll_id} = ")
+
+
+def test_dice_lab_on_a_whole_game_shows_the_roll_phase_or_the_end() -> None:
+    from medviz.engine.policy import RandomPolicy
+    from medviz.rules.medempires import view as view_module
+
+    history_view = getattr(view_module, "history_view", None)
+    if history_view is None:
+        pytest.skip("rules/medempires/view.py has no history_view yet")
+    game = play(RULESET, "vespers-1282", {}, seed=1, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    lab = DiceLab(game, view_at=history_view)
+    fig = lab.map.figure  # type: ignore[union-attr]
+    roll = game.roll(lab.model.selected_roll)
+    phase = next(s for s in game.phases() if s.start <= roll.seq < s.end)
+    assert f"turn {phase.turn}" in fig.layout.title.text
+    lab.when.value = "end"
+    last_turn = game[len(game) - 1].turn
+    assert f"turn {last_turn}" in fig.layout.title.text
+    lab.faces.value = 1 if roll.value != 1 else 6
+    lab.button.click()
+    assert lab.model.current.parent is game and "They part at event" in lab.diff.value

@@ -1,0 +1,250 @@
+"""Standalone HTML export: one file, no network, geometry once, per-step deltas, CLI errors."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from medviz.cli import main
+from medviz.engine import History, play
+from medviz.engine.errors import DataError
+from medviz.export import html as export
+from medviz.export.annotations import parse_annotations
+from medviz.rules.medempires.odds import Doctrine
+from medviz.rules.medempires.ruleset import RULESET
+from medviz.rules.medempires.view import setup_view
+
+MB = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def battle() -> History:
+    return play(RULESET, "battle", {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"}, seed=3,
+                players={"attacker": Doctrine(), "defender": Doctrine()})
+
+
+def changing_views(n: int) -> Any:
+    """Views derived from the real set-up: Malta changes hands at 5, a battle and a move at 10."""
+    v0 = setup_view()
+
+    def view_at(seq: int) -> dict[str, Any]:
+        v = copy.deepcopy(v0)
+        v["turn"], v["phase"] = 1, "operations-B"
+        if seq >= 5:
+            v["control"]["malta"] = "B"
+            v["units"]["malta"] = {"aragon": {"FA": 1}}
+        if seq >= 10:
+            v["control"]["naples"] = "partial"
+            v["overlays"] = [{"kind": "battle", "area": "naples", "result": "DV", "winner": "attacker"},
+                             {"kind": "move", "side": "B", "power": "aragon",
+                              "path": ["sicily_west", "tyrrhenian_south", "naples"]}]
+        return v
+
+    return view_at
+
+
+def embedded(page: str) -> dict[str, Any]:
+    m = re.search(r'<script id="medviz-data" type="application/json">(.*?)</script>', page, re.S)
+    assert m, "page data missing"
+    return json.loads(m.group(1))  # type: ignore[no-any-return]
+
+
+def without_plotly(page: str) -> str:
+    return re.sub(r'<script id="plotly-gz" type="application/octet-stream">.*?</script>', "", page, flags=re.S)
+
+
+# -- the page --------------------------------------------------------------------------------
+def test_battle_page_is_one_offline_file(battle: History, tmp_path: Path) -> None:
+    out = export.export_html(battle, tmp_path / "b.html")
+    page = out.read_text(encoding="utf-8")
+    assert list(tmp_path.iterdir()) == [out]  # one file, no temporary left behind
+    rest = without_plotly(page)
+    # Nothing that loads from elsewhere: no src/href attributes, stylesheets, imports or CDNs.
+    assert not re.search(r"\b(src|href)\s*=", rest, re.I)
+    assert "<link" not in rest and "@import" not in rest and "url(" not in rest
+    assert "cdn." not in page.lower() and "mathjax" not in rest.lower().replace('mathjaxconfig: "local"', "")
+    assert "connect-src 'none'" in page and "default-src 'none'" in page
+    # plotly.js is the installed package's own bundle, packed.
+    packed = re.search(r'<script id="plotly-gz" type="application/octet-stream">(.*?)</script>', page, re.S)
+    assert packed
+    from plotly.offline import get_plotlyjs
+
+    assert gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8") == get_plotlyjs()
+    assert len(page.encode()) < 2.2 * MB
+
+
+def test_battle_page_data_follows_the_history(battle: History) -> None:
+    data = export.page_data(battle)
+    assert data.mode == "battle"
+    assert data.log == [battle.describe(e) for e in battle.events]
+    tl = data.timeline
+    assert tl.figure is not None
+    bars = tl.figure["data"]
+    first, last = tl.state(0), tl.state(len(battle) - 1)
+    assert sum(bars[1]["y"]) == 5 and sum(bars[0]["y"]) == 4  # drawn once: the forces at the start
+    assert sum(first[(1, "y")]) == 5
+    assert sum(last[(1, "y")]) == 0  # DV+S: the defender is destroyed
+    assert (0, "y") not in tl.channels  # the attacker loses nothing: never re-sent
+    assert "King killed: defender (8.1)" in last[(export.PANEL, "panel")]["lines"]
+    # Deltas: a step that changes nothing carries nothing.
+    assert tl.steps[1] == [] and sum(map(len, tl.steps)) < 80
+
+
+def test_map_page_sends_geometry_once_and_steps_as_deltas(battle: History) -> None:
+    view_at = changing_views(len(battle))
+    data = export.page_data(battle, view_at=view_at)
+    tl = data.timeline
+    assert data.mode == "map" and tl.figure is not None
+    area_traces = {i for i, t in enumerate(tl.figure["data"]) if str(t.get("uid", "")).startswith("area-")}
+    assert len(area_traces) > 60
+    assert not [ch for ch in tl.channels if ch[0] in area_traces and ch[1] in ("x", "y")]
+    malta = next(i for i, t in enumerate(tl.figure["data"]) if t.get("uid") == "area-malta")
+    assert (malta, "fillcolor") in tl.channels
+    assert tl.state(4)[(malta, "fillcolor")] != tl.state(5)[(malta, "fillcolor")]
+    assert all(not s for i, s in enumerate(tl.steps) if i not in (0, 5, 10))
+    assert len(json.dumps(tl.steps)) < 2000
+
+
+def test_decoded_steps_equal_the_state_map_of_each_view(battle: History) -> None:
+    fns = export._state_map_functions()
+    if fns is None:
+        pytest.skip("medviz.viz.state_map is not there yet")
+    view_at = changing_views(len(battle))
+    tl = export.page_data(battle, view_at=view_at).timeline
+    for seq in (0, 5, 12):
+        expected = export._flatten_figure(fns[0](view_at(seq)).to_dict())
+        got = tl.state(seq)
+        for ch, value in got.items():
+            if ch[0] != export.PANEL:
+                assert expected.get(ch) == value, (seq, ch)
+
+
+def test_own_drawing_when_there_is_no_state_map(battle: History, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(export, "_state_map_functions", lambda: None)
+    view_at = changing_views(len(battle))
+    tl = export.page_data(battle, view_at=view_at).timeline
+    malta = next(i for i, t in enumerate(tl.figure["data"]) if t.get("uid") == "area-malta")
+    units = next(i for i, t in enumerate(tl.figure["data"]) if t.get("uid") == "units")
+    assert tl.figure["data"][malta]["fillcolor"] == tl.state(0)[(malta, "fillcolor")]  # figure shows init
+    assert tl.state(4)[(malta, "fillcolor")] != tl.state(5)[(malta, "fillcolor")]
+    assert "Ara 1FA" in tl.state(5)[(units, "text")]
+
+
+def test_encoder_round_trips_patches_and_splices() -> None:
+    states = [{(0, "text"): list("abcdefgh")}, {(0, "text"): list("abXdefgh")},
+              {(0, "text"): list("abXdZZefgh")}, {(0, "text"): list("bXdZZefg")}, {(0, "text"): []},
+              {(0, "text"): list("abcdefgh"), (1, "fillcolor"): "#fff"}]
+    tl = export.encode_timeline({"data": []}, {(0, "text"): list("abcdefgh"), (1, "fillcolor"): "#000"}, states)
+    for i, st in enumerate(states):
+        full = tl.state(i)
+        assert full[(0, "text")] == st[(0, "text")]
+        assert full[(1, "fillcolor")] == st.get((1, "fillcolor"), "#000")
+    assert tl.steps[1][0] < 0  # one changed letter of eight: a patch, not the whole list
+
+
+def test_hostile_note_cannot_break_out_of_the_page(battle: History) -> None:
+    text = ('[[note]]\nanchor = {event = 0}\ntitle = "</script><script>window.__pwned=1</script>"\n'
+            'text = """<img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=1) '
+            '</script><script>window.__pwned=1</script> {{NONCE}}"""\n')
+    notes = parse_annotations(text, history=battle)
+    page = export.build_page(battle, notes)
+    assert len(re.findall(r"<script\b", page)) == 4  # PlotlyConfig, data, packed plotly.js, page script
+    assert "window.__pwned" in page  # present, but only as escaped text inside the JSON data
+    assert not re.search(r"<script>window.__pwned", page)
+    note = embedded(page)["notes"][0]
+    assert "<img" not in note["html"] and "javascript:" not in note["html"].replace("(javascript:", "")
+    assert "{{NONCE}}" in note["html"]  # never substituted: the template is filled in one pass
+
+
+def test_long_replay_stays_small() -> None:
+    from medviz.export.synthetic import battle_marathon, marathon_views
+
+    replay = battle_marathon(25)
+    page = export.build_page(replay, view_at=marathon_views(replay))
+    size = len(page.encode())
+    assert len(replay.events) > 500
+    data = embedded(page)
+    steps_bytes = len(json.dumps(data["timeline"]["steps"])) + len(json.dumps(data["timeline"]["values"]))
+    assert steps_bytes / len(replay.events) < 400  # bytes per step: colours and badges, never outlines
+    assert size < 2.6 * MB
+
+
+@pytest.mark.slow
+def test_a_replay_as_long_as_a_whole_vespers_game_stays_under_3_mb() -> None:
+    from medviz.export.synthetic import battle_marathon, marathon_views
+
+    replay = battle_marathon(100)  # about 2,100 events over 3 turns x 6 phases
+    page = export.build_page(replay, view_at=marathon_views(replay))
+    assert len(replay.events) > 2000
+    assert len(page.encode()) <= 3 * MB
+
+
+# -- the command -----------------------------------------------------------------------------
+def test_cli_export_with_the_example_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "replay.html"
+    rc = main(["export", str(ROOT / "examples" / "battle-seed3.json"), "--annotations",
+               str(ROOT / "examples" / "battle-notes.toml"), "--html", str(out)])
+    assert rc == 0
+    assert "6 note(s)" in capsys.readouterr().out
+    data = embedded(out.read_text(encoding="utf-8"))
+    assert [n["title"] for n in data["notes"]][:2] == ["Two armies meet", "Stand or slip away?"]
+
+
+@pytest.mark.parametrize("setup, expected", [
+    ("missing", "history file not found"),
+    ("truncated", "not valid JSON"),
+    ("bad-notes", "2 problem(s): note 1: anchored to turn 1, politcs, but this history has no turns"),
+    ("no-folder", "does not exist"),
+    ("missing-notes", "annotation file not found"),
+])
+def test_cli_bad_input_is_one_line_exit_2_and_no_file(setup: str, expected: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    history = ROOT / "examples" / "battle-seed3.json"
+    out = tmp_path / "out.html"
+    args = [str(history), "--html", str(out)]
+    if setup == "missing":
+        args[0] = str(tmp_path / "nothing.json")
+    elif setup == "truncated":
+        t = tmp_path / "t.json"
+        t.write_text(history.read_text(encoding="utf-8")[:300], encoding="utf-8")
+        args[0] = str(t)
+    elif setup == "bad-notes":
+        n = tmp_path / "n.toml"
+        n.write_text('[[note]]\nanchor = {turn = 1, phase = "politcs"}\ntitle = "x"\ntext = "y"\n'
+                     '[[note]]\nanchor = {event = 99}\ntitle = "x"\ntext = "y"\n', encoding="utf-8")
+        args += ["--annotations", str(n)]
+    elif setup == "no-folder":
+        args[2] = str(tmp_path / "no" / "out.html")
+    elif setup == "missing-notes":
+        args += ["--annotations", str(tmp_path / "none.toml")]
+    rc = main(["export", *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert len(err.strip().splitlines()) == 1 and expected in err, err
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.suffix in (".html", ".tmp")] == []
+
+
+def test_a_failure_while_writing_leaves_no_file(battle: History, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*_: Any, **__: Any) -> str:
+        raise DataError(["note 1: something"], "n.toml")
+
+    monkeypatch.setattr(export, "build_page", boom)
+    with pytest.raises(DataError):
+        export.export_html(battle, tmp_path / "x.html")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_page_json_has_no_nan_and_cannot_close_its_script() -> None:
+    text = export._script_json({"x": [1.0, float("nan"), float("inf")], "t": "</script><!-- &"})
+    assert json.loads(text) == {"x": [1.0, None, None], "t": "</script><!-- &"}
+    assert "<" not in text and ">" not in text and "&" not in text

@@ -1,0 +1,76 @@
+"""The whole-game CLI: ``medviz play``, ``medviz areas`` and ``medviz branch`` on a saved game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from medviz.cli import main
+
+
+def test_play_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "vespers-1282", "--seed", "3", "--player-b", "random"]) == 0
+    out = capsys.readouterr().out
+    for needle in ("Winner:", "Why: 13.0", "VP: A", "Cities that changed hands", "Battles fought:",
+                   "Kings who died:", "Popes who died:"):
+        assert needle in out
+
+
+def test_play_json_and_out_then_branch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    assert main(["play", "standard", "--seed", "1", "--player-a", "random", "--player-b", "heuristic",
+                 "--option", "mercenaries", "--out", str(path), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["outcome"]["winner"] in ("A", "B", "draw")
+    assert set(info["outcome"]) >= {"winner", "vp", "control", "reason"}
+    saved = json.loads(path.read_text())
+    assert saved["options"] == {"mercenaries": True} and saved["players"] == {"A": "random:2", "B": "heuristic"}
+    roll = next(e["roll"] for e in saved["events"] if e["kind"] == "roll" and e["roll"].endswith("/ops"))
+    assert main(["branch", str(path), "--roll", roll, "--value", "2"]) == 0
+    assert "Branch:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "standard", "--option", "no_such_rule"],
+    ["play", "standard", "--player-a", "nobody"],
+    ["play", "standard", "--seed", "-1"],
+    ["play", "standard", "--out", "/no/such/folder/x.json"],
+])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("medviz: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_unknown_scenario_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "crusades"])
+    assert exc.value.code == 2
+
+
+def test_areas(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["areas", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["papal_states"]["city"] == "Rome" and by_id["papal_states"]["kind"] == "land"
+    assert by_id["balearic_sea"]["kind"] == "sea"
+    assert all(r["provenance"] for r in rows)
+    assert main(["areas"]) == 0
+    assert "majorca (land, city Palma)" in capsys.readouterr().out
+
+
+def test_every_game_change_has_plain_words() -> None:
+    from medviz.engine import RandomPolicy, play
+    from medviz.engine.events import ChangeEvent
+    from medviz.rules.medempires.game.changes import GAME_REDUCERS
+    from medviz.rules.medempires.game.describe import describe_change
+    from medviz.rules.medempires.ruleset import RULESET
+
+    h = play(RULESET, "vespers-1282", {"territorial_concessions": True}, seed=2,
+             players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    for e in h.events:
+        if isinstance(e, ChangeEvent) and e.change in GAME_REDUCERS:
+            text = describe_change(e.change, e.data)
+            assert text, e.change

@@ -1,0 +1,515 @@
+"""Rules of the whole game, one by one: golden tests of the worked examples and rule checks.
+
+Positions are built by hand (``game_helpers``) and the rule tasks run through the real engine
+with scripted choices and forced dice, so every test exercises the recorded event flow.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_game_helpers import changes, decision, empty_position, put, run_tasks
+from medviz.engine.errors import IllegalAction
+from medviz.engine.events import ReportEvent
+from medviz.engine.game import Task
+from medviz.rules.medempires.game.invariants import violations
+from medviz.rules.medempires.game.legality import HumanPlayer
+from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.game.state import compute_control, game_map
+from medviz.rules.medempires.game.turn import judge, victory_points
+
+P = "GT1/ops-A/force-1"
+
+
+def _spent(events: list) -> int:
+    return sum(e.data["ops"] for e in changes(events, "force-spends"))
+
+
+# --------------------------------------------------------------------------------------------
+# Golden tests: the worked examples of the rules text
+# --------------------------------------------------------------------------------------------
+def _example_11_1() -> object:
+    s = empty_position()
+    put(s, "sea_sw_sardinia", "anjou", "F")
+    for a in ("caralis", "majorca", "arborea"):
+        put(s, a, "anjou", "L")
+    put(s, "bougie", "aragon", "R")
+    put(s, "provence", "france", "L")
+    return s
+
+
+def test_golden_11_1_fleet_example_costs_three_ops() -> None:
+    s = _example_11_1()
+    assert (s.ctl["caralis"], s.ctl["bougie"], s.ctl["majorca"]) == ("A", "B", "A")
+    ch = {P: "sea_sw_sardinia|anjou|all", f"{P}/action-1": "move:balearic_sea",
+          f"{P}/action-2": "move:sardinian_sea", f"{P}/action-3": "embark:arborea:anjou:L",
+          f"{P}/action-4": "move:gulf_of_lion", f"{P}/action-5": "debark:provence:anjou:L",
+          f"{P}/action-6": "end", "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 7})
+    assert _spent(r.events) == 3
+    first = decision(r.events, f"{P}/action-1")
+    # 11.1: Cagliari is not on this sea, so the fleet may only move until it reaches a friendly port.
+    assert all(o == "end" or o.startswith("move:") for o in first.options)
+    assert r.state.units["provence"][("anjou", "L")] == 1
+    assert ("anjou", "L") not in r.state.units.get("arborea", {})
+
+
+def test_11_1_embarking_is_refused_before_reaching_a_friendly_port() -> None:
+    s = _example_11_1()
+    human = HumanPlayer({P: "sea_sw_sardinia|anjou|all", f"{P}/action-1": "embark:caralis:anjou:L"})
+    from medviz.engine.game import GameSpec, Snapshot, run
+    from medviz.rules.medempires.ruleset import RULESET
+
+    spec = GameSpec(RULESET, "standard", {}, 0, {"A": human, "B": human})
+    with pytest.raises(IllegalAction) as err:
+        run(spec, Snapshot(0, s, (Task.of("game.activate", side="A", n=1),), 1, None))
+    assert err.value.rule == "11.1"
+
+
+def test_10_1_strait_refused_with_rule() -> None:
+    s = empty_position()
+    put(s, "calabria", "anjou", "FA")
+    human = HumanPlayer({P: "calabria|anjou|all", f"{P}/action-1": "move:sicily_east"})
+    from medviz.engine.game import GameSpec, Snapshot, run
+    from medviz.rules.medempires.ruleset import RULESET
+
+    spec = GameSpec(RULESET, "standard", {}, 0, {"A": human, "B": human})
+    with pytest.raises(IllegalAction) as err:
+        run(spec, Snapshot(0, s, (Task.of("game.activate", side="A", n=1),), 1, None))
+    assert err.value.rule == "10.1" and "Messina" in str(err.value)
+
+
+def test_golden_6_1_tp_cap_example() -> None:
+    s = initial_state("standard", {})
+    s.tp = {"A": 9, "B": 9}
+    r = run_tasks(s, [Task.of("game.recruitment")])
+    first = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert first["A"]["tp"] == 10 and first["A"]["forfeited"] == first["A"]["cities"] - 1
+    assert first["B"]["tp"] == 10
+
+
+def test_golden_4_0_tie_goes_to_player_b() -> None:
+    s = initial_state("standard", {})
+    cities = [a for a in sorted(s.ctl) if game_map().areas[a].city]
+    for a in cities[:8]:
+        s.start_ctl[a], s.ctl[a] = "B", "A"
+    for a in cities[8:16]:
+        s.start_ctl[a], s.ctl[a] = "A", "B"
+    for a in cities[16:]:
+        s.start_ctl[a] = s.ctl[a]
+    o = judge(s)
+    assert o["vp"] == {"A": 8, "B": 8} and o["winner"] == "B"
+    s.ctl[cities[16]], s.start_ctl[cities[16]] = "A", None
+    assert judge(s)["winner"] == "draw"  # a lead of one
+    s.ctl[cities[17]], s.start_ctl[cities[17]] = "A", None
+    s.ctl[cities[18]], s.start_ctl[cities[18]] = "A", None
+    assert judge(s)["winner"] == "A"  # a lead of three
+
+
+# --------------------------------------------------------------------------------------------
+# 3.x set-up and 3.4 control
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scenario", ["standard", "vespers-1282"])
+def test_setup_is_sound(scenario: str) -> None:
+    s = initial_state(scenario, {})
+    assert violations(s) == []
+    assert s.tp == {"A": 7, "B": 4}
+    assert s.status["sicily"] == "ally:B" and s.status["tunis"] == "vassal:B"
+    assert s.ctl["sicily_west"] == "B" and s.ctl["tunis"] == "tunis"  # 3.4: vassal areas are nobody's
+    assert s.ctl["abruzzi"] == "A" and s.ctl["auvergne"] == "A"  # occupied at set-up
+    assert s.ctl["genoa"] == "genoa"
+    assert sorted(s.kings) == ["charles_i", "peter_iii", "philip_iii"]
+
+
+def test_3_4_partial_and_last_holder() -> None:
+    s = empty_position()
+    put(s, "murcia", "aragon", "L")
+    put(s, "murcia", "france", "L")
+    assert compute_control(s, "murcia") == "partial"
+    s.units["murcia"].pop(("aragon", "L"))
+    assert compute_control(s, "murcia") == "A"
+    s.units["murcia"] = {}
+    s.owner["murcia"] = "A"
+    assert compute_control(s, "murcia") == "A"  # 3.4 b: nobody there, the last holder keeps it
+
+
+# --------------------------------------------------------------------------------------------
+# 10.x operations
+# --------------------------------------------------------------------------------------------
+def test_10_1_leaving_an_enemy_area_costs_two_more_and_invasion_makes_an_ally() -> None:
+    s = empty_position()
+    put(s, "provence", "france", "FA", 2)
+    put(s, "provence", "aragon", "L")
+    ch = {P: "provence|france|all", f"{P}/action-1": "move:genoa", f"{P}/action-1/intercept-leave": "no",
+          f"{P}/action-2": "end", "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 5})
+    assert _spent(r.events) == 3
+    assert r.state.status["genoa"] == "ally:B"  # 10.1: the invaded neutral joins the other side
+    assert any(isinstance(e, ReportEvent) and e.report == "invasion" for e in r.events)
+
+
+def test_10_0_ops_capped_at_15_with_king_and_markers() -> None:
+    s = empty_position()
+    put(s, "catalan_counties", "aragon", "FA")
+    s.kings["peter_iii"] = "catalan_counties"
+    s.hands["B"] = {"military_advantage": 2}
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "catalan_counties|aragon|all", f"{Q}/king-peter_iii": "with the King", f"{Q}/ops-markers": 2,
+          f"{Q}/action-1": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 12})
+    ops = changes(r.events, "force-ops")[0].data
+    assert ops["ops"] == 15 and ops["cap"] is True
+    assert r.state.hands["B"] == {}
+
+
+def test_10_2_interception_on_entering_fights_a_field_battle() -> None:
+    s = empty_position()
+    put(s, "rossello", "france", "FA", 2)
+    put(s, "catalan_counties", "aragon", "FA", 2)
+    ch = {P: "rossello|france|all", f"{P}/action-1": "move:catalan_counties",
+          f"{P}/action-1/intercept-enter": "all", f"{P}/action-2": "end", "GT1/ops-A/force-2": "end phase"}
+    s.ctl["rossello"] = "A"
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch,
+                  overrides={f"{P}/ops": 6, f"{P}/action-1/intercept-enter/roll": 4})
+    rep = [e for e in r.events if isinstance(e, ReportEvent) and e.report == "interception"][0]
+    assert rep.data["result"] == "success"
+    opened = changes(r.events, "battle-opened")[0].data
+    assert opened["may_avoid"] is False and opened["players"]["attacker"] == "B"
+    assert r.state.battle is None and r.state.chronicle["battles"][0]["interception"] is True
+
+
+def test_10_3_attack_costs_two_and_uses_the_battle_slice() -> None:
+    s = empty_position()
+    put(s, "murcia", "france", "FA", 3)
+    put(s, "murcia", "aragon", "L")
+    ch = {P: "murcia|france|all", f"{P}/action-1": "attack", f"{P}/action-2": "end",
+          "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch,
+                  overrides={f"{P}/ops": 6, f"{P}/action-1/battle/combat-1/initiative/attacker": 6,
+                             f"{P}/action-1/battle/combat-1/initiative/defender": 1,
+                             f"{P}/action-1/battle/combat-1/round-0/attacker": 6})
+    assert _spent(r.events) == 2
+    assert r.state.ctl["murcia"] == "A"  # DV+S at 6 with 6 counted units: the levy is gone
+    assert violations(r.state) == []
+
+
+def test_11_2_amphibious_landing_ends_the_fleet_action_and_the_army_acts() -> None:
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    put(s, "catalan_counties", "aragon", "FA", 2)
+    put(s, "valencia", "aragon", "L")
+    put(s, "majorca", "france", "L")
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "balearic_sea|aragon|all", f"{Q}/action-1": "embark:catalan_counties:aragon:FA",
+          f"{Q}/action-2": "embark:catalan_counties:aragon:FA", f"{Q}/action-3": "land:majorca",
+          f"{Q}/action-3/intercept-landing": "no", f"{Q}/landing/action-1": "end",
+          "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    landing = [e for e in changes(r.events, "force-formed") if e.data.get("landing_parent")]
+    assert landing and landing[0].data["area"] == "majorca"
+    assert decision(r.events, f"{Q}/action-1").options.count("land:majorca") == 0  # no cargo yet
+    assert r.state.units["majorca"][("aragon", "FA")] == 2
+    assert r.state.ctl["majorca"] == "partial"
+    assert r.state.units["balearic_sea"][("aragon", "F")] == 1  # the fleet stays where it landed them
+
+
+def test_11_2_fleet_carries_two_land_units() -> None:
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    put(s, "catalan_counties", "aragon", "L", 4)
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "balearic_sea|aragon|all", f"{Q}/action-1": "embark:catalan_counties:aragon:L",
+          f"{Q}/action-2": "embark:catalan_counties:aragon:L",
+          f"{Q}/action-3": "debark:valencia:aragon:L", f"{Q}/action-4": "debark:valencia:aragon:L",
+          f"{Q}/action-5": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 4})
+    third = decision(r.events, f"{Q}/action-3")
+    assert not any(o.startswith("embark:") for o in third.options)
+    assert r.state.units["valencia"][("aragon", "L")] == 2
+
+
+def test_plague_doubles_costs() -> None:
+    s = empty_position()
+    s.plague = True
+    put(s, "provence", "france", "FA")
+    ch = {P: "provence|france|all", f"{P}/action-1": "move:montpellier", f"{P}/action-2": "end",
+          "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 4})
+    assert _spent(r.events) == 2
+
+
+# --------------------------------------------------------------------------------------------
+# 6.x recruitment, 7.x politics, 8.x Kings, 9/12 stratagems, 5.2 redistribution
+# --------------------------------------------------------------------------------------------
+def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
+    s = initial_state("standard", {})
+    s.tp = {"A": 2, "B": 0}
+    s.phase = "recruitment"
+    ch = {"GT1/recruit/A/pick-1": "france:2L", "GT1/recruit/A/pick-1/area": "vienne",
+          "GT1/recruit/A/pick-2": "anjou:L", "GT1/recruit/A/pick-2/area": "vienne"}
+    r = run_tasks(s, [Task.of("game.recruit-pick", side="A", pick=1, done=["B"])], ch)
+    assert r.state.tp["A"] == 0
+    assert r.state.units["vienne"][("france", "L")] == 2 and r.state.units["vienne"][("anjou", "L")] == 1
+    # the counter sheet is the limit: all seven French levies are now on the map
+    assert "france:L" not in decision(r.events, "GT1/recruit/A/pick-2").options
+    assert r.state.recruited_here["vienne"] == 3
+    # 6.2: no more than three recruits in one area
+    from medviz.rules.medempires.game.recruitment import land_places
+
+    assert "vienne" not in land_places(r.state, "A", "france")
+
+
+def test_6_2_counter_limit_and_fleet_ports() -> None:
+    from medviz.rules.medempires.game.recruitment import purchase_options, sea_places
+
+    s = initial_state("standard", {})
+    s.tp["B"] = 10
+    assert "aragon:F" in purchase_options(s, "B")
+    assert set(sea_places(s, "B")) >= {"balearic_sea"}
+    s.units.setdefault("balearic_sea", {})[("aragon", "F")] = 5  # all five counters in use
+    assert "aragon:F" not in purchase_options(s, "B")
+
+
+def test_7_politics_alliance_with_thwart_tie_favouring_the_attempt() -> None:
+    s = initial_state("standard", {})
+    s.hands = {"A": {"diplomacy": 1}, "B": {"diplomacy": 1}}
+    s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": ["diplomacy", "vassalage", "rebellion"]}
+    rid = "GT1/politics/round-1/A"
+    ch = {rid: "diplomacy:genoa", f"{rid}/thwart": "thwart", f"{rid}/thwart/B/king": "none",
+          f"{rid}/thwart/B/tp": "no", f"{rid}/thwart/A/king": "none", f"{rid}/thwart/A/tp": "no",
+          f"{rid}/attempt/king": "philip_iii", f"{rid}/attempt/tp": "no"}
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], ch,
+                  overrides={f"{rid}/thwart/A": 3, f"{rid}/thwart/B": 3, f"{rid}/attempt": 4})
+    assert r.state.status["genoa"] == "ally:A"  # 4 + Philip III's 1 = 5: Alliance
+    assert r.state.hands == {"A": {}, "B": {}}
+    assert r.state.political["A"] == ["vassalage", "rebellion"]
+    assert r.state.ctl["genoa"] == "A"
+
+
+def test_7_pass_forfeits_a_kind() -> None:
+    s = initial_state("standard", {})
+    s.hands["A"] = {"diplomacy": 1}
+    s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": []}
+    rid = "GT1/politics/round-1/A"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "pass", f"{rid}/forfeit": "vassalage"})
+    assert r.state.political["A"] == ["diplomacy", "rebellion"]
+
+
+def test_7_1_3_revert_sicily_to_neutrality() -> None:
+    s = initial_state("standard", {})
+    s.hands = {"A": {"diplomacy": 1}, "B": {}}
+    s.political = {"A": ["diplomacy"], "B": []}
+    rid = "GT1/politics/round-1/A"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "diplomacy:sicily"},
+                  overrides={f"{rid}/attempt": 6, f"{rid}/revert-units": 3})
+    st = r.state
+    assert st.status["sicily"] == "neutral"
+    assert sum(n for u in st.units.values() for (p, _), n in u.items() if p == "sicily") == 2  # 3 halved, up
+    assert st.ctl["sicily_west"] == "sicily" and violations(st) == []
+
+
+def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:
+    s = initial_state("standard", {})
+    s.last_turn = 1  # run this End of Turn Phase only (then victory)
+    r = run_tasks(s, [Task.of("game.end-of-turn")], {"GT1/end/redistribution/order": "first"},
+                  overrides={"GT1/end/king-death/peter_iii": 5, "GT1/end/king-death/philip_iii": 4,
+                             "GT1/end/king-death/charles_i": 6})
+    st = r.state
+    assert "peter_iii" not in st.kings and "philip_iii" in st.kings and "charles_i" not in st.kings
+    assert st.king_due["aragon"] and st.king_due["anjou"]
+    st.turn, st.phase = 2, "recruitment"
+    r2 = run_tasks(st, [Task.of("game.recruitment")], {}, overrides={"GT2/recruit/new-king/aragon": "james_ii"})
+    assert r2.state.kings.get("james_ii") is not None
+    assert "james_ii" not in r2.state.king_pools["aragon"]
+
+
+def test_12_pope_placed_only_by_the_holder_of_rome() -> None:
+    s = initial_state("standard", {})
+    s.cup = {"pope": 1}
+    r = run_tasks(s, [Task.of("game.stratagems")])
+    assert r.state.pope is None and r.state.cup == {"pope": 1}  # A does not hold Rome: back to the cup
+    s2 = initial_state("standard", {})
+    s2.cup = {"pope": 1}
+    s2.units["papal_states"] = {("france", "FA"): 1}
+    s2.ctl["papal_states"] = compute_control(s2, "papal_states")
+    r2 = run_tasks(s2, [Task.of("game.stratagems")])
+    assert r2.state.pope == "A"
+
+
+def test_12_crusade_withdraws_a_fleet_and_two_units_when_the_pope_sits_in_rome() -> None:
+    s = initial_state("standard", {})
+    s.pope = "A"
+    s.cup = {"crusade": 1}
+    r = run_tasks(s, [Task.of("game.stratagems")])
+    assert sum(r.state.crusade["A"].values()) == 3
+    assert any(c == "F" for (_, c) in r.state.crusade["A"])
+    assert violations(r.state) == []
+
+
+def test_5_2_stacking_limit_after_redistribution() -> None:
+    s = initial_state("standard", {})
+    s.units["albi"][("france", "L")] = 5  # Albi has no city: three units at most
+    s.last_turn = 1
+    r = run_tasks(s, [Task.of("game.end-of-turn")],
+                  {"GT1/end/redistribution/order": "first", "GT1/end/redistribution/A/pick-1": "done"},
+                  overrides={"GT1/end/redistribution/initiative/A": 6, "GT1/end/redistribution/initiative/B": 1})
+    assert sum(r.state.side_units("albi", "A").values()) == 3
+    assert violations(r.state, stacking=True) == []
+
+
+def test_vp_counts_only_new_cities() -> None:
+    s = initial_state("standard", {})
+    assert victory_points(s) == {"A": 0, "B": 0}
+    s.units["tunis"] = {("aragon", "FA"): 1}
+    s.status["tunis"] = "neutral"
+    s.ctl["tunis"] = compute_control(s, "tunis")
+    assert victory_points(s) == {"A": 0, "B": 1}
+
+
+def test_vespers_victory_conditions() -> None:
+    s = initial_state("vespers-1282", {})
+    o = judge(s)
+    assert o["winner"] == "A" and "malta" in o["reason"]  # Aragon does not hold Malta at the start
+    s.units["malta"] = {("aragon", "L"): 1}
+    s.ctl["malta"] = "B"
+    assert judge(s)["winner"] == "B"
+    s.taken.append("urgell")
+    assert judge(s)["winner"] == "A"
+
+
+def test_14_3_territorial_concession_gives_plus_three_with_castile() -> None:
+    s = initial_state("standard", {"territorial_concessions": True})
+    s.hands = {"A": {}, "B": {"diplomacy": 1}}
+    s.political = {"A": [], "B": ["diplomacy", "vassalage", "rebellion"]}
+    r1 = "GT1/politics/round-1/B"
+    r2 = "GT1/politics/round-2/B"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="B"),
+                      Task.of("game.political-turn", round=2, side="B")],
+                  {r1: "cede:murcia", r2: "diplomacy:castile", f"{r2}/attempt/king": "none", f"{r2}/attempt/tp": "no"},
+                  overrides={f"{r2}/attempt": 2})
+    assert changes(r.events, "area-ceded")[0].data["area"] == "murcia" and not r.state.side_units("murcia", "B")
+    assert r.state.owner["murcia"] == "castile"
+    res = [e for e in r.events if isinstance(e, ReportEvent) and e.report == "political-result"][0]
+    assert res.data["drm"] == 3 and res.data["result"] == "alliance"
+    assert r.state.status["castile"] == "ally:B"
+    assert r.state.ctl["murcia"] == "B"  # Castile's area, and Castile is now Aragon's ally (3.4)
+    assert violations(r.state) == []
+
+
+def test_8_1_dead_kings_go_back_to_the_pool() -> None:
+    s = initial_state("standard", {})
+    s.last_turn = 1
+    r = run_tasks(s, [Task.of("game.end-of-turn")], {}, overrides={"GT1/end/king-death/peter_iii": 6})
+    assert "peter_iii" in r.state.king_pools["aragon"] and "peter_iii" not in r.state.kings
+
+
+def test_7_3_rebellion_in_a_conquered_home_area() -> None:
+    s = initial_state("standard", {})
+    s.units["navarre"] = {("aragon", "FA"): 1}  # Aragon has conquered Navarre; no Navarrese unit is left
+    s.status["navarre"] = "ally:A"
+    s.ctl["navarre"] = compute_control(s, "navarre")
+    assert s.ctl["navarre"] == "B"
+    s.hands = {"A": {"diplomacy": 1}, "B": {}}
+    s.political = {"A": ["rebellion"], "B": []}
+    rid = "GT1/politics/round-1/A"
+    from medviz.rules.medempires.game.politics import attempt_options
+
+    assert "rebellion:navarre@navarre" in attempt_options(s, "A")
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "rebellion:navarre@navarre"},
+                  overrides={f"{rid}/attempt": 5, f"{rid}/rebels": 6})
+    st = r.state
+    assert st.status["navarre"] == "ally:A"
+    assert st.units["navarre"][("navarre", "FA")] == 1 and st.units["navarre"][("navarre", "L")] == 1  # counter limit 2
+    assert st.ctl["navarre"] == "partial" and violations(st) == []
+
+
+def test_7_1_revert_the_opponents_vassal() -> None:
+    s = initial_state("standard", {})
+    s.hands = {"A": {"diplomacy": 1}, "B": {}}
+    s.political = {"A": ["diplomacy", "vassalage"], "B": []}
+    rid = "GT1/politics/round-1/A"
+    from medviz.rules.medempires.game.politics import attempt_options
+
+    opts = attempt_options(s, "A")
+    assert "diplomacy:tunis" in opts and "vassalage:tunis" not in opts  # 7.2: not the other side's vassal
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "diplomacy:tunis"},
+                  overrides={f"{rid}/attempt": 6})
+    assert r.state.status["tunis"] == "neutral"
+
+
+def test_12_piracy_takes_two_from_the_opponents_gain_and_vassal_income() -> None:
+    s = initial_state("standard", {})
+    s.tp = {"A": 0, "B": 0}
+    s.hands = {"A": {"piracy": 1, "gold": 1}, "B": {"trade_concession": 1}}
+    r = run_tasks(s, [Task.of("game.recruitment")], {}, overrides={"GT1/recruit/vassal/tunis/tunis": 4})
+    col = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert col["A"]["gold"] == 1 and col["A"]["tp"] == col["A"]["cities"] + 1
+    assert col["B"]["vassals"] == 1 and col["B"]["trade"] == 2 and col["B"]["piracy"] == -2
+    assert col["B"]["tp"] == col["B"]["cities"] + 1 + 2 - 2
+    assert r.state.in_play == {"piracy": 1, "gold": 1, "trade_concession": 1}  # back at end of turn
+
+
+def test_11_4_coastal_raid_earns_a_tp() -> None:
+    s = empty_position()
+    put(s, "tyrrhenian_south", "aragon", "F")
+    put(s, "sicily_west", "aragon", "M")
+    put(s, "naples", "anjou", "L")
+    s.tp["B"] = 3
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "tyrrhenian_south|aragon|all", f"{Q}/action-1": "embark:sicily_west:aragon:M",
+          f"{Q}/action-2": "raid:naples", f"{Q}/action-2/intercept-raid": "no",
+          f"{Q}/action-3": "debark:sicily_west:aragon:M", f"{Q}/action-4": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch,
+                  overrides={f"{Q}/ops": 5, f"{Q}/action-2/raid": 4})
+    assert r.state.tp["B"] == 4
+    assert _spent(r.events) == 1
+    assert r.state.units["sicily_west"][("aragon", "M")] == 1 and r.state.ctl["naples"] == "A"
+
+
+def _refused(state: object, task: Task, choices: dict[str, object]) -> IllegalAction:
+    from medviz.engine.game import GameSpec, Snapshot, run
+    from medviz.rules.medempires.ruleset import RULESET
+
+    human = HumanPlayer(choices)
+    spec = GameSpec(RULESET, "standard", {}, 0, {"A": human, "B": human})
+    with pytest.raises(IllegalAction) as err:
+        run(spec, Snapshot(0, state, (task,), 1, None))
+    return err.value
+
+
+def test_illegal_political_and_recruitment_choices_name_their_rule() -> None:
+    s = initial_state("standard", {})
+    s.hands["A"] = {"diplomacy": 1}
+    s.political = {"A": ["vassalage"], "B": []}
+    err = _refused(s, Task.of("game.political-turn", round=1, side="A"),
+                   {"GT1/politics/round-1/A": "diplomacy:genoa"})
+    assert err.rule == "7.0"  # the diplomacy attempt was already used or forfeited this turn
+    err = _refused(s, Task.of("game.political-turn", round=1, side="A"),
+                   {"GT1/politics/round-1/A": "vassalage:aragon"})
+    assert err.rule == "7.0" and "France, Anjou or Aragon" in str(err)
+    s2 = initial_state("standard", {})
+    s2.tp["A"] = 5
+    s2.phase = "recruitment"
+    err = _refused(s2, Task.of("game.recruit-pick", side="A", pick=1, done=["B"]),
+                   {"GT1/recruit/A/pick-1": "france:FA", "GT1/recruit/A/pick-1/area": "murcia"})
+    assert err.rule == "6.2"
+
+
+def test_golden_5_1_political_example_vassalage_after_a_failed_alliance() -> None:
+    """5.1 example: an alliance attempt fails; next round the same power may be made a vassal, not allied."""
+    from medviz.rules.medempires.game.politics import attempt_options
+
+    s = initial_state("standard", {})
+    s.hands = {"A": {"diplomacy": 2}, "B": {}}
+    s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": []}
+    r1, r2 = "GT1/politics/round-1/A", "GT1/politics/round-2/A"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A"),
+                      Task.of("game.political-turn", round=2, side="A")],
+                  {r1: "diplomacy:genoa", f"{r1}/attempt/king": "none", f"{r1}/attempt/tp": "no",
+                   r2: "vassalage:genoa", f"{r2}/attempt/king": "none", f"{r2}/attempt/tp": "no"},
+                  overrides={f"{r1}/attempt": 2, f"{r2}/attempt": 4})
+    second = decision(r.events, r2)
+    assert "vassalage:genoa" in second.options and "diplomacy:genoa" not in second.options
+    assert r.state.status["genoa"] == "vassal:A"
+    assert r.state.ctl["genoa"] == "genoa"  # 3.4: a vassal's area is controlled by neither side
+    assert "diplomacy:pisa" not in attempt_options(r.state, "A")

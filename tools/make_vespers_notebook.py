@@ -1,0 +1,124 @@
+"""Write notebooks/vespers-1282.ipynb (the annotated replay) from this script, outputs empty.
+
+Run: .venv/bin/python tools/make_vespers_notebook.py   (the notebook is committed; this keeps its
+source reviewable as code).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat as nbf
+
+md, code = nbf.v4.new_markdown_cell, nbf.v4.new_code_cell
+
+CELLS = [
+    md("""# The War of the Sicilian Vespers, 1282–1310 — an annotated replay
+
+*Mediterranean Empires* (Strategy & Tactics 330), scenario 13.0: three game turns of ten years each.
+**Player A** is France and Angevin Naples (blues); **Player B** is Aragon with its Sicilian allies
+(red and gold). Aragon wins only if, at the end, it holds **both Sicilian areas and Malta** and France
+never took **Upper Aragon, Rosselló, the Catalan counties or Urgell**; anything else is a French and
+Angevin victory.
+
+Both sides are played by medviz's **historical players**: they steer toward what really happened —
+Peter III's landing in Sicily, the naval war around Malta and Naples, the French crusade into Catalonia
+in 1285 — wherever the dice allow, and play sensibly once history is out of reach. Notes in the margin
+tie the game to the dated history; they come from `annotations/vespers-1282.toml`, a file you can copy
+and edit for your own replays (see `docs/annotations.md`).
+
+Run the cells from top to bottom (*Run → Run All Cells*)."""),
+    code("""from medviz.engine import play, diff
+from medviz.rules.medempires.ruleset import RULESET
+from medviz.rules.medempires.view import history_view
+from medviz.export.annotations import load_annotations
+from medviz.viz import state_map
+from medviz.apps import ReplayViewer, DiceLab
+
+historical = RULESET.policies["historical"]()
+history = play(RULESET, "vespers-1282", {}, seed=1282, players={"A": historical, "B": historical})
+notes = load_annotations("annotations/vespers-1282.toml", history)
+print(f"{len(history):,} events, {len(history.rolls())} dice rolls and draws")
+print("Outcome:", history.outcome["winner"], "—", history.outcome["reason"])"""),
+    md("""## The board in 1282
+
+Each land area is coloured by who controls it (rule 3.4); neutral powers keep their own colours,
+allies are dotted and vassals cross-hatched in their side's colour. Badges count the units of each
+power (FA field army, L levy, R raiders, M mercenaries, F fleet; ♛ a King)."""),
+    code("""state_map(history_view(history, 0), width=1200, height=750)"""),
+    md("""## Step through the war
+
+Press ▶ to play, or drag the slider; the drop-down jumps to a turn and phase. The log says each
+event in plain words, and the note for the current step appears beside the map."""),
+    code("""ReplayViewer(history, view_at=history_view, annotations=notes)"""),
+    md("""## Where the game and history agree — and where they part"""),
+    code("""import pandas as pd
+
+chronicle = history.final_state.chronicle
+control = history.outcome["control"]
+facts = [
+    ("Sicily stays with Aragon's side (Caltabellotta, 1302)", "Aragon's ally holds both areas",
+     "held" if control.get("sicily_west") == "B" and control.get("sicily_east") == "B" else "lost"),
+    ("Malta passes to Aragon (Lauria, July 1283)", "Aragon takes Malta",
+     "taken" if control.get("malta") == "B" else "not taken"),
+    ("The French crusade of 1285 takes Girona, then retreats", "France takes a Catalan area during the game",
+     ", ".join(history.final_state.taken) or "none taken"),
+    ("All three kings die in 1285", "Kings who died in the game",
+     ", ".join(f"{k['king']} (turn {k['turn']})" for k in chronicle["kings_died"]) or "none"),
+    ("Popes die in 1285, 1287, 1292, 1294 (abdication), 1303", "Popes who died in the game",
+     str(len(chronicle["popes_died"]))),
+]
+pd.DataFrame(facts, columns=["history", "in the game", "this replay"])"""),
+    code("""battles = pd.DataFrame(chronicle["battles"])
+battles.head(20) if len(battles) else "no battles were fought\""""),
+    md("""## What if? Change the die that decided a famous battle
+
+Every die has an id that says what it is for, so we can change exactly one of them and let the game
+run on from there; every other die that is rolled for the same purpose keeps its value. Below we find
+the first battle fought at sea around Malta or Sicily (the historical Battle of Malta, 1283) — or, if
+the replay fought none there, its first battle — and give its deciding roll the face that would have
+hurt the winner most."""),
+    code("""from medviz.engine import ChangeEvent
+
+famous = {"malta", "strait_of_sicily", "sicily_west", "sicily_east", "tyrrhenian_south", "ionian_sea"}
+def table_rolls(prefix):
+    return [r for r in history.rolls() if getattr(r, "roll", "").startswith(prefix + "/") and "/round-" in r.roll]
+
+# Battles that came to blows (not avoided), famous waters first.
+fought = [e for e in history.events if isinstance(e, ChangeEvent) and e.change == "battle-opened"
+          and table_rolls(e.data["prefix"])]
+fought.sort(key=lambda e: e.data["area"] not in famous)
+assert fought, "this replay fought no battle"
+battle = fought[0]
+decisive = table_rolls(battle.data["prefix"])[-1]
+print("battle in", battle.data["area"], "— deciding roll", decisive.roll, "=", decisive.value)
+print("what each face would have meant:", dict(decisive.effects))
+
+def loser_face(roll):
+    order = ["DV+S", "DV", "BB", "NE", "CA"]
+    faces = sorted(roll.effects, key=lambda f: order.index(roll.effects[f]) if roll.effects[f] in order else 9)
+    return int(faces[-1]) if int(faces[-1]) != roll.value else int(faces[-2])
+
+what_if = history.branch(decisive.roll, loser_face(decisive))
+print(diff(history, what_if).summary(history.describe))"""),
+    code("""state_map(history_view(what_if, len(what_if) - 1), width=1200, height=750)"""),
+    md("""## Your turn: the dice lab
+
+Pick any roll, see how likely it was and what each face would have meant, change it and watch the
+branch appear; the branch tree keeps everything you explored."""),
+    code("""DiceLab(history, view_at=history_view)"""),
+]
+
+
+def main() -> None:
+    nb = nbf.v4.new_notebook()
+    nb.cells = CELLS
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    out = Path(__file__).resolve().parent.parent / "notebooks" / "vespers-1282.ipynb"
+    nbf.write(nb, out)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
