@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.medviz-installed
-MAIN_NOTEBOOK := notebooks/battle-branching.ipynb
+MAIN_NOTEBOOK := notebooks/vespers-1282.ipynb
 LAB_PORT ?= 8888
 # JupyterLab refuses to run as root unless told; containers and CI often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
