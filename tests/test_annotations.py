@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from medviz.engine import History, play
 from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.engine.events import PhaseEvent
@@ -15,6 +14,8 @@ from medviz.export.annotations import load_annotations, parse_annotations
 from medviz.export.sanitize import clean_html, render_markdown
 from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.ruleset import RULESET
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

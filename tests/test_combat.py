@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import re
 
 import pytest
@@ -11,7 +13,8 @@ from medviz.rules.medempires import combat
 from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.ruleset import RULESET, new_battle
 
-from conftest import SHARED
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"  # the rule texts, beside the checkout
+
 
 # Transcribed independently from the rule text's tables (rows: die 1..6, 7+; columns 1,2,3,4,5-7,8-10).
 FIELD = """

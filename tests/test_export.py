@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT
 from medviz.cli import main
 from medviz.engine import History, play
 from medviz.engine.errors import DataError
@@ -21,6 +20,8 @@ from medviz.export.annotations import parse_annotations
 from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.ruleset import RULESET
 from medviz.rules.medempires.view import setup_view
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MB = 1_000_000
 

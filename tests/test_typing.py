@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parent.parent
+
 
 
 def test_engine_passes_mypy_strict() -> None:

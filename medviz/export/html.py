@@ -430,8 +430,11 @@ def _flat(obj: Mapping[str, Any], prefix: str, put: Callable[[str, Any], None]) 
 
 def _state_map_functions() -> tuple[Callable[..., Any], Callable[..., Any] | None] | None:
     """``state_map`` and ``update_state_map`` of ``medviz.viz.state_map`` once that module exists."""
+    import importlib
+
     try:
-        from medviz.viz import state_map as module
+        # By module path: ``medviz.viz.state_map`` the attribute is the function of that name.
+        module = importlib.import_module("medviz.viz.state_map")
     except ImportError:
         return None
     fn = getattr(module, "state_map", None)
