@@ -156,13 +156,10 @@ def describe(event: Event) -> str:
             return f"the battle ends: winner {d['winner']}"
         if c in ("battle-combat-begins", "battle-round-begins"):
             return c.replace("battle-", "").replace("-", " ")
-        words = GAME_WORDS.get(c)
-        if words is not None:
-            try:
-                return words(event.actor, d)
-            except (KeyError, TypeError, ValueError):
-                pass
-        return f"{c}: {dict(d)}"
+        from medviz.rules.medempires.game.describe import describe_change
+
+        text = describe_change(c, d)
+        return text if text is not None else f"{c}: {dict(d)}"
     if isinstance(event, ReportEvent):
         d = event.data
         if event.report == "initiative":
@@ -171,106 +168,15 @@ def describe(event: Event) -> str:
             return f"avoid roll {d['roll']}{d['drm']:+d} = {d['modified']}: {d['result']}"
         if event.report == "combat-declared":
             return f"combat declared: {d['attacker']} attacking unit(s) against {d['defender']}"
-        if event.report in REPORT_WORDS:
-            try:
-                return REPORT_WORDS[event.report](event.actor, d)
-            except (KeyError, TypeError, ValueError):
-                pass
+        from medviz.rules.medempires.game.describe import describe_report
+
+        text = describe_report(event.report, event.actor, d)
+        if text is not None:
+            return text
         if event.report == "stratagem-earned":
             return f"the {d['side']} may draw a stratagem marker (DV+S)"
         return f"{event.report}: {dict(d)}"
     return repr(event)
-
-
-def _area_name(area: Any) -> str:
-    if area is None:
-        return "nowhere"
-    return _area_names().get(str(area), str(area))
-
-
-@lru_cache(maxsize=1)
-def _area_names() -> dict[str, str]:
-    return {a["id"]: a.get("name", a["id"]) for a in load_toml(combat.DATA / "map.toml")["area"]}
-
-
-@lru_cache(maxsize=1)
-def _king_names() -> dict[str, str]:
-    return {k["id"]: k.get("name", k["id"]) for k in load_toml(combat.DATA / "kings.toml").get("king", [])}
-
-
-def _marker(m: Any) -> str:
-    return str(m).replace("_", " ")
-
-
-def _unit(d: Mapping[str, Any]) -> str:
-    n = int(d.get("n", 1))
-    name = combat.UNIT_NAMES.get(str(d.get("unit")), str(d.get("unit")))
-    plural = name if n == 1 or name.endswith("s") else name + ("ies" if False else "s")
-    return f"{n} {_power_name(str(d.get('power')))} {plural if n > 1 else name}"
-
-
-def _side(side: Any) -> str:
-    return {"A": "Player A", "B": "Player B"}.get(str(side), str(side))
-
-
-def _status_words(st: str) -> str:
-    kind, _, side = st.partition(":")
-    return {"ally": f"an ally of {_side(side)}", "vassal": f"a vassal of {_side(side)}"}.get(kind, kind)
-
-
-#: Plain words for the whole game's change events (by change name).
-GAME_WORDS: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
-    "phase-begins": lambda a, d: f"{str(d['phase']).replace('-', ' ').capitalize()} phase begins",
-    "turn-begins": lambda a, d: f"Game turn {d['turn']} begins",
-    "ops-phase-begins": lambda a, d: f"{_side(d['side'])} begins operations" if d["side"] in ("A", "B") else "redistribution begins",
-    "unit-placed": lambda a, d: f"{_unit(d)} {'recruited' if d.get('recruited') else 'placed'} in {_area_name(d['area'])}",
-    "unit-removed": lambda a, d: f"{_unit(d)} removed from {_area_name(d['area'])}" + (f" ({d['reason']})" if d.get("reason") else "") + (" for the Crusade" if d.get("to") == "crusade" else ""),
-    "unit-moved": lambda a, d: f"{_unit(d)} redistributed from {_area_name(d['source'])} to {_area_name(d['to'])}",
-    "crusade-return": lambda a, d: f"{_unit(d)} back from the Crusade in {_area_name(d['area'])}",
-    "force-formed": lambda a, d: f"{_side(d['side'])} activates a {_power_name(d['power'])} force in {_area_name(d['area'])}",
-    "force-ops": lambda a, d: f"the force has {d['ops']} OPs (2d6 roll {d['roll']}{', capped at 15' if d.get('cap') else ''})",
-    "force-spends": lambda a, d: f"the force spends {d['ops']} OP{'s' if int(d['ops']) != 1 else ''}" + (f" ({d['why']})" if d.get("why") else ""),
-    "force-moved": lambda a, d: f"the force moves to {_area_name(d['to'])}",
-    "force-picks-up": lambda a, d: f"the force picks up {_unit(d)}",
-    "force-drops": lambda a, d: f"the force drops off {_unit(d)}",
-    "king-joins": lambda a, d: f"{_king_names().get(d['king'], d['king'])} joins the force",
-    "embarked": lambda a, d: (f"{_king_names().get(d['king'], d['king'])}" if d.get("king") else _unit(d)) + f" embarks from {_area_name(d['source'])}",
-    "debarked": lambda a, d: (f"{_king_names().get(d['king'], d['king'])}" if d.get("king") else _unit(d)) + f" lands in {_area_name(d['to'])}",
-    "cargo-lost": lambda a, d: f"{_unit(d)} lost with the fleet carrying it",
-    "force-ends": lambda a, d: "the force ends its operation",
-    "units-done": lambda a, d: f"{_unit(d)} in {_area_name(d['area'])} have finished for this turn",
-    "status": lambda a, d: f"{_power_name(d['power'])} becomes {_status_words(str(d['status']))}" + (f" ({d['why']})" if d.get("why") else ""),
-    "treasury": lambda a, d: f"{_side(d['side'])} treasury now {d['tp']} TP" + (f" ({d['why']})" if d.get("why") else ""),
-    "king-placed": lambda a, d: f"{_king_names().get(d['king'], d['king'])} takes the throne in {_area_name(d['area'])} (8.1)",
-    "king-moved": lambda a, d: f"{_king_names().get(d['king'], d['king'])} moves to {_area_name(d['to'])}",
-    "king-died": lambda a, d: f"{_king_names().get(d['king'], d['king'])} of {_power_name(d['power'])} dies" + (f" ({d['cause']})" if d.get("cause") else ""),
-    "marker-drawn": lambda a, d: f"{_side(d['side'])} draws a stratagem marker",
-    "marker-spent": lambda a, d: f"{_side(d['side'])} plays {_marker(d['marker'])}" + (f" ({d['use']})" if d.get("use") else ""),
-    "markers-return": lambda a, d: "stratagem markers go back to the cup",
-    "pope": lambda a, d: ("the Pope dies (8.2)" if d.get("died") else f"the Pope leaves Rome ({d['reason']})" if d.get("reason") else f"the Pope is in Rome with {_side(d['side'])}" if d.get("side") else "the Pope marker returns to the cup"),
-    "plague": lambda a, d: "plague: OP costs doubled this turn (12.0)" if d.get("on") else "the plague ends",
-    "crusade-fleet-due": lambda a, d: f"{_side(d['side'])} must recruit a fleet first (Crusade)" if d.get("due") else f"{_side(d['side'])} has replaced its Crusade fleet",
-    "political-kinds": lambda a, d: f"{_side(d['side'])} may still attempt: {', '.join(d['left']) or 'nothing'}" + (f" (forfeits {d['forfeited']})" if d.get("forfeited") else ""),
-    "king-diplomacy-used": lambda a, d: f"{_king_names().get(d['king'], d['king'])}'s diplomacy is used for this turn",
-    "pope-used": lambda a, d: "the Pope's help is used for this turn",
-    "allied-recruit": lambda a, d: f"one {_power_name(d['power'])} unit recruited as an ally (6.2)",
-    "battle-opened": lambda a, d: f"battle in {_area_name(d['area'])}",
-    "battle-closed": lambda a, d: "the battle is over",
-    "game-ends": lambda a, d: "the game ends",
-}
-
-#: Plain words for the whole game's reports.
-REPORT_WORDS: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
-    "political-result": lambda a, d: f"{_side(a)} attempts {d['kind']} with {_power_name(d['target'])}: {d['roll']}{int(d['drm']):+d} → {d['result']}",
-    "thwart": lambda a, d: f"{_side(a)} tries to thwart: {d['thwart']} against {d['attempt']}, {d['result']}",
-    "interception": lambda a, d: f"{_side(a)} tries to intercept: {d['roll']}{int(d['drm']):+d}, {d['result']}",
-    "invasion": lambda a, d: f"{_side(a)} invades {_area_name(d['area'])}: {_power_name(d['power'])} joins the other side (10.1)",
-    "recruitment-initiative": lambda a, d: f"recruitment order: A {d['A']}, B {d['B']}; {_side(d['winner'])} chooses",
-    "victory": lambda a, d: f"victory: {_side(d['winner']) if d['winner'] != 'draw' else 'draw'} — {d['reason']}",
-    "move-cancelled": lambda a, d: f"move cancelled: {d['reason']}",
-    "no-place-for-king": lambda a, d: f"no place for a new {_power_name(d['power'])} King this turn (8.1)",
-    "cup-empty": lambda a, d: "the stratagem cup is empty",
-}
 
 
 def _power_name(power: str) -> str:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from medviz.rules.medempires.combat import UNIT_NAMES
@@ -94,9 +94,60 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
         return f"the battle in {_area(s['area'])} ends: " + (f"Player {s['winner']} holds the field" if s.get("winner") else "both sides remain")
     if change == "area-ceded":
         return f"{_area(d['area'])} is ceded to Castile (14.3)"
-    if change in ("turn-begins", "phase-begins", "ops-phase-begins", "political-kinds", "units-done",
-                  "markers-return", "game-ends", "force-picks-up", "force-drops", "king-joins",
-                  "king-leaves-force", "king-diplomacy-used", "pope-used", "concession", "allied-recruit",
-                  "crusade-fleet-due", "crusade-return"):
+    bookkeeping = _BOOKKEEPING.get(change)
+    if bookkeeping is not None:
+        return bookkeeping(d)
+    if change in ("king-leaves-force", "concession"):
         return change.replace("-", " ") + (f": {dict(d)}" if d else "")
     return None
+
+
+def _side(side: Any) -> str:
+    return {"A": "Player A", "B": "Player B"}.get(str(side), str(side))
+
+
+def _power(p: Any) -> str:
+    power = game_data().powers.get(str(p))
+    return power.name if power else str(p)
+
+
+#: Bookkeeping changes: the turn and phase flow, pick-ups, once-per-turn flags.
+_BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "turn-begins": lambda d: f"Game turn {d['turn']} begins",
+    "phase-begins": lambda d: f"{str(d['phase']).replace('-', ' ').capitalize()} phase begins",
+    "ops-phase-begins": lambda d: (f"{_side(d['side'])} begins operations" if d["side"] in ("A", "B")
+                                   else "redistribution begins"),
+    "political-kinds": lambda d: (f"{_side(d['side'])} may still attempt: {', '.join(d['left']) or 'nothing'}"
+                                  + (f" (forfeits {d['forfeited']})" if d.get("forfeited") else "")),
+    "units-done": lambda d: f"{_unit(d)} in {_area(d['area'])} {'have' if int(d.get('n', 1)) > 1 else 'has'} finished for this turn",
+    "markers-return": lambda d: "stratagem markers go back to the cup",
+    "game-ends": lambda d: "the game ends",
+    "force-picks-up": lambda d: f"the force picks up {_unit(d)}",
+    "force-drops": lambda d: f"the force drops off {_unit(d)}",
+    "king-joins": lambda d: f"{_king(d['king'])} joins the force",
+    "king-diplomacy-used": lambda d: f"{_king(d['king'])}'s diplomacy is used for this turn (7.0)",
+    "pope-used": lambda d: "the Pope's help is used for this turn (7.0)",
+    "allied-recruit": lambda d: f"one {_power(d['power'])} unit recruited as an ally (6.2)",
+    "crusade-fleet-due": lambda d: (f"{_side(d['side'])} must recruit a fleet first (Crusade, 12.0)" if d.get("due")
+                                    else f"{_side(d['side'])} has replaced its Crusade fleet"),
+    "crusade-return": lambda d: f"{_unit(d)} back from the Crusade in {_area(d['area'])}",
+}
+
+#: The whole game's reports (results that change nothing by themselves).
+_REPORTS: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
+    "political-result": lambda a, d: f"{_side(a)} attempts {d['kind']} with {_power(d['target'])}: {d['roll']}{int(d['drm']):+d} → {d['result']}",
+    "thwart": lambda a, d: f"{_side(a)} tries to thwart: {d['thwart']} against {d['attempt']}, {d['result']}",
+    "interception": lambda a, d: f"{_side(a)} tries to intercept: {d['roll']}{int(d['drm']):+d}, {d['result']}",
+    "invasion": lambda a, d: f"{_side(a)} invades {_area(d['area'])}: {_power(d['power'])} joins the other side (10.1)",
+    "recruitment-initiative": lambda a, d: f"recruitment order: A rolls {d['A']}, B rolls {d['B']}; {_side(d['winner'])} chooses",
+    "victory": lambda a, d: f"victory: {_side(d['winner']) if d['winner'] != 'draw' else 'a draw'} — {d['reason']}",
+    "move-cancelled": lambda a, d: f"move cancelled: {d['reason']}",
+    "no-place-for-king": lambda a, d: f"no place for a new {_power(d['power'])} King this turn (8.1)",
+    "cup-empty": lambda a, d: "the stratagem cup is empty",
+}
+
+
+def describe_report(report: str, actor: Any, d: Mapping[str, Any]) -> str | None:
+    """One whole-game report in plain words, or None."""
+    words = _REPORTS.get(report)
+    return words(actor, d) if words is not None else None
