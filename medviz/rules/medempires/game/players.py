@@ -450,6 +450,16 @@ HISTORY_GOALS: dict[tuple[str, int], dict[str, int]] = {
     ("A", 3): {"sicily_west": 4, "sicily_east": 4},
 }
 SICILY_LANDING = ("sicily_west", "sicily_east")
+#: Aragon's Iberian realm: the four areas France must not take (13.0) and the lands behind them.
+ARAGON_HOME = ("upper_aragon", "rossello", "catalan_counties", "urgell", "lower_aragon", "valencia")
+#: The Sicilian kingdom Aragon must hold at the end (13.0).
+SICILIAN_REALM = ("sicily_west", "sicily_east", "malta")
+#: Peter III's expedition: the almogavars (mercenaries) sail with the King; the field armies stay
+#: home against the French crusade (gazetteer section 3, rows 7 and 24).
+EXPEDITION = ("M", "M")
+#: New Aragonese units go to Sicily unless a frontier area faces French strength this much greater
+#: than its own (tuned over seeds 0-39: Sicily held more often, the heartland no weaker).
+HOME_ALARM = 4
 
 
 @dataclass(frozen=True)
@@ -457,8 +467,9 @@ class Historical(Heuristic):
     """Steers toward the course of 1282-1310 where the dice allow; otherwise plays the heuristic.
 
     GT1: Aragon's King sails to Sicily with an army (Peter III at Trapani), Aragon's fleets seek
-    the Angevin fleets and Malta; France marches on Rosselló and Catalonia (1285). Later turns:
-    Aragon holds Sicily and Malta, Anjou tries to land in Sicily. Outside the Vespers scenario,
+    the Angevin fleets and Malta; France marches on Rosselló and Catalonia (1285). Aragon's armies
+    at home stay inside the Crown's lands to repel the French crusade, and those in Sicily stay on
+    the island (Caltabellotta, 1302); Anjou tries to land in Sicily. Outside the Vespers scenario,
     or once a goal is out of reach (the King dead, no fleet left), the heuristic's choices stand.
     """
 
@@ -477,12 +488,44 @@ class Historical(Heuristic):
                 tg[a] = tg.get(a, 0) + bonus
         return tg
 
+    def _realm(self, s: GameState, side: str, area: str) -> tuple[str, ...] | None:
+        """The Aragonese realm (home or Sicily) whose armies must not leave it, or None."""
+        if side != "B" or not self._vespers(s):
+            return None
+        if area in ARAGON_HOME:
+            return ARAGON_HOME
+        if area in SICILIAN_REALM:
+            return SICILIAN_REALM
+        return None
+
+    def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        """Aragon reinforces Sicily, or the frontier area France threatens most when it is in peril (1282-1285)."""
+        if side != "B" or not self._vespers(s):
+            return super()._place(s, side, opts)
+        m = game_map().areas
+
+        def own(a: str) -> int:
+            return strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+
+        def danger(a: str) -> tuple[int, str]:
+            threat = sum(strength(enemy_land(s, b, side)) for b in m[a].neighbours)
+            return (-(threat - own(a)), a)
+
+        guard = [a for a in opts if a in ARAGON_HOME[:4] and s.ctl.get(a) == "B"]
+        worst = max((-danger(a)[0] for a in guard), default=-99)
+        sicily = [a for a in opts if a in SICILY_LANDING]
+        if sicily and worst <= HOME_ALARM:
+            return min(sicily, key=lambda a: (own(a), a))  # the Vespers kingdom, while home is safe enough
+        if guard and worst > 0:
+            return min(guard, key=danger)
+        return super()._place(s, side, opts)
+
     def _king_to_sicily(self, s: GameState) -> str | None:
         """Aragon's King, if he is still on the Spanish mainland in GT1 (Peter III's expedition)."""
         if not self._vespers(s) or s.turn != 1:
             return None
         for k, a in sorted(s.kings.items()):
-            if game_data().kings[k].power == "aragon" and a not in SICILY_LANDING:
+            if game_data().kings[k].power == "aragon" and a not in SICILIAN_REALM:
                 return k
         return None
 
@@ -496,30 +539,130 @@ class Historical(Heuristic):
                 if power == "aragon" and what == "all" and m[area].kind == "sea" and where in m[area].coasts \
                         and area in friendly_port_seas(s, side):
                     return o
+        malta = self._malta_fleet(s, side, opts)
+        if malta is not None:
+            return malta
         return super()._pick_force(s, side, opts)
+
+    def _malta_power(self, s: GameState, side: str) -> int:
+        """Aragonese land strength in Sicily that could sail for Malta (0 when Malta is no goal)."""
+        if side != "B" or not self._vespers(s) or s.turn < 2 or s.ctl.get("malta") == "B":
+            return 0
+        return sum(strength({k: s.available(a, k) for k in s.side_units(a, side) if k[0] == "aragon"
+                             and k[1] != "F"}) for a in SICILY_LANDING if s.ctl.get(a) == "B")
+
+    def _malta_fleet(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        """Lauria's Malta (1283): a fleet off Sicily carries Sicily's Aragonese troops to the island."""
+        if self._malta_power(s, side) < strength(enemy_land(s, "malta", side)) + 1:
+            return None
+        m = game_map().areas
+        goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and s.side_units(a, side) for x in m[a].coasts}
+        best, best_d = None, 4
+        for o in opts:
+            area, power, what = o.split("|") if "|" in o else ("", "", "")
+            if power == "aragon" and what == "all" and m[area].kind == "sea" and area in friendly_port_seas(s, side):
+                dd = min((sea_distances(area).get(x, 99) for x in goal), default=99)
+                if dd < best_d:
+                    best, best_d = o, dd
+        return best
+
+    def _land_plan_value(self, s: GameState, side: str, area: str, st: int, tg: dict[str, int]) -> float:
+        realm = self._realm(s, side, area)
+        if realm is not None:
+            tg = {a: v for a, v in tg.items() if a in realm}
+        return super()._land_plan_value(s, side, area, st, tg)
+
+    def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        realm = self._realm(s, side, f.start if f.start else f.area)
+        if realm is not None:
+            opts = [o for o in opts if not o.startswith("move:") or o[5:] in realm] or opts
+        return super()._land_step(s, side, f, opts)
 
     def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         king = self._king_to_sicily(s) if side == "B" else None
+        if side == "B" and f.power == "aragon" and not f.restricted and self._vespers(s) \
+                and king is not None and king in f.cargo_kings:
+            return self._expedition_step(s, f, opts)
+        if side == "B" and king is None and f.power == "aragon" and not f.restricted and self._vespers(s) \
+                and s.ctl.get("malta") != "B" and self._malta_power(s, side) + strength(f.cargo) > 0:
+            step = self._malta_step(s, f, opts)
+            if step is not None:
+                return step
         if king is None or f.power != "aragon" or f.restricted:
+            if side == "B" and self._vespers(s):
+                opts = [o for o in opts if not (o.startswith("embark:") and o.split(":")[1] in ARAGON_HOME)] or opts
             return super()._sea_step(s, side, f, opts)
+        home = s.kings.get(king)
+        loaded = [c for (p, c), n in f.cargo.items() for _ in range(n)]
+        for code in EXPEDITION:
+            if loaded.count(code) < EXPEDITION.count(code):
+                pick = f"embark:{home}:aragon:{code}"
+                if pick in opts:
+                    return pick
+        for o in opts:
+            if o == f"embark-king:{home}:{king}" and f.cargo:
+                return o
+        embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] == home]
+        if embarks:
+            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
+        return super()._sea_step(s, side, f, opts)
+
+    def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
+        tg = super()._naval_targets(s, side, tg)
+        if side == "B" and self._vespers(s):
+            return {a: v for a, v in tg.items() if a in SICILIAN_REALM or a == "calabria"}
+        return tg
+
+    def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
+                          tg: dict[str, int]) -> float:
+        if side == "B" and self._vespers(s):
+            m = game_map().areas
+            abroad = sum(s.available(land, k) for land in m[sea].coasts if s.ctl.get(land) == side
+                         and land not in ARAGON_HOME for k in s.side_units(land, side) if k[1] != "F")
+            if abroad < 2:
+                return 0.0  # the home armies wait for the French crusade; only Sicily's troops sail
+        return super()._naval_plan_value(s, side, sea, units, tg)
+
+    def _malta_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
+        """Load Sicily's Aragonese troops and land on Malta; None when that is not on."""
         m = game_map().areas
-        if king not in f.cargo_kings:
-            for o in opts:
-                if o.startswith("embark-king:") and o.endswith(f":{king}") and f.cargo:
-                    return o
-            embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] == s.kings.get(king)]
-            if embarks:
-                return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
-            return super()._sea_step(s, side, f, opts)
-        for land in SICILY_LANDING:
-            for o in opts:
-                if o.startswith(f"debark:{land}:"):
-                    return o
+        need = strength(enemy_land(s, "malta", "B")) + 1
+        if "land:malta" in opts and strength(f.cargo) >= need:
+            return "land:malta"
+        embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] in SICILY_LANDING
+                   and o.split(":")[2] == "aragon"]
+        if embarks and strength(f.cargo) < need + 1:
+            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
+        moves = [o for o in opts if o.startswith("move:")]
+        if strength(f.cargo) >= need and {p for p, _ in f.cargo} == {"aragon"}:
+            goal = set(m["malta"].coasts)
+        elif not f.cargo and self._malta_power(s, "B") >= need:
+            goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
+        else:
+            return None
+        if moves and f.area not in goal:
+            return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in goal), default=99), o))
+        return None
+
+    def _expedition_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
+        """Carry the expedition to Sicily: go ashore where Aragon holds or Anjou is weakest."""
+        m = game_map().areas
+        carry = strength(f.cargo)
+
+        def ashore(o: str) -> tuple[int, int, str]:
+            land = o.split(":")[1]
+            return (0 if s.ctl.get(land) == "B" else 1, strength(enemy_land(s, land, "B")), o)
+
+        debarks = [o for o in opts if o.startswith("debark:") and o.split(":")[1] in SICILY_LANDING]
+        lands = [o for o in opts if o.startswith("land:") and o[5:] in SICILY_LANDING
+                 and strength(enemy_land(s, o[5:], "B")) < carry + 2]
+        if debarks or lands:
+            return min(debarks + lands, key=ashore)
         goal = {x for land in SICILY_LANDING for x in m[land].coasts}
         moves = [o for o in opts if o.startswith("move:")]
         if moves:
             return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in goal), o))
-        return super()._sea_step(s, side, f, opts)
+        return super()._sea_step(s, "B", f, opts)
 
 
 def historical_factory(arg: str = "") -> Historical:

@@ -1,0 +1,84 @@
+"""The historical player in the Vespers scenario (13.0): Peter III's expedition, the French crusade.
+
+Twenty seeded ``historical`` vs ``historical`` games; the player's signature moves (gazetteer
+section 3) must show in most of them, while the dice still decide how the war ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from medviz.engine import History, play
+from medviz.rules.medempires.game.players import ARAGON_HOME, SICILIAN_REALM, Historical
+from medviz.rules.medempires.ruleset import RULESET
+
+SEEDS = range(20)
+GUARDED = ("upper_aragon", "rossello", "catalan_counties", "urgell")
+
+
+def _game(seed: int) -> History:
+    return play(RULESET, "vespers-1282", {}, seed=seed, players={"A": Historical(), "B": Historical()})
+
+
+@pytest.fixture(scope="module")
+def games() -> list[History]:
+    return [_game(s) for s in SEEDS]
+
+
+def _choices(h: History, actor: str, turn: int) -> list[Any]:
+    return [d.choice for d in h.decisions() if d.actor == actor and d.turn == turn and "/ops-" in d.decision]
+
+
+def test_peter_iii_sails_for_sicily_in_gt1(games: list[History]) -> None:
+    """Aragon's King embarks at his muster area and an Aragonese force goes ashore in Sicily (1282)."""
+    sailed = sum(any(str(c).startswith("embark-king:") and c.endswith(":peter_iii") for c in _choices(h, "B", 1))
+                 for h in games)
+    ashore = sum(any(str(c).split(":")[0] in ("land", "debark") and str(c).split(":")[1] in ("sicily_west", "sicily_east")
+                     for c in _choices(h, "B", 1)) for h in games)
+    assert sailed >= 16, sailed
+    assert ashore >= 14, ashore
+
+
+def test_france_invades_the_aragonese_heartland_in_gt1(games: list[History]) -> None:
+    """France marches on Rosselló or Catalonia in GT1, as Philip III did in 1285."""
+    invaded = sum(any(str(c) in {f"move:{a}" for a in GUARDED} | {f"land:{a}" for a in GUARDED}
+                      for c in _choices(h, "A", 1)) for h in games)
+    assert invaded >= 14, invaded
+
+
+def test_aragon_holds_sicily_in_some_games_but_not_all(games: list[History]) -> None:
+    """Sicily stays Aragonese in a good share of games; the dice still matter."""
+    held = [sum(h.outcome["control"].get(a) == "B" for a in SICILIAN_REALM) for h in games]
+    sicily = sum(h.outcome["control"].get("sicily_east") == "B" or h.outcome["control"].get("sicily_west") == "B"
+                 for h in games)
+    assert sicily >= 6, held
+    assert len(set(held)) > 1, held
+
+
+def test_aragon_goes_for_malta_in_some_games(games: list[History]) -> None:
+    """Lauria's Malta (1283): with Sicily held, Aragonese troops land on Malta in some games."""
+    landed = sum(any(d.actor == "B" and d.choice == "land:malta" for d in h.decisions()) for h in games)
+    assert landed >= 2, landed
+
+
+def test_aragonese_home_armies_stay_home(games: list[History]) -> None:
+    """Aragon's land forces formed in the home realm never march out of it (they wait for France)."""
+    checked = 0
+    for h in games[:6]:
+        for d in h.decisions():
+            if d.actor != "B" or "/ops-B/" not in d.decision or not str(d.choice).startswith("move:"):
+                continue
+            f = h.state_at(d.seq - 1).force
+            if f is None or f.kind != "land" or f.power != "aragon" or f.start not in ARAGON_HOME:
+                continue
+            checked += 1
+            assert str(d.choice)[5:] in ARAGON_HOME, (h.seed, d.decision, d.choice)
+    assert checked > 0
+
+
+def test_deterministic() -> None:
+    """Same seed, same game: the player uses no randomness of its own."""
+    a, b = _game(3), _game(3)
+    assert [d.choice for d in a.decisions()] == [d.choice for d in b.decisions()]
