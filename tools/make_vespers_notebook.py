@@ -27,6 +27,9 @@ in 1285 — wherever the dice allow, and play sensibly once history is out of re
 tie the game to the dated history; they come from `annotations/vespers-1282.toml`, a file you can copy
 and edit for your own replays (see `docs/annotations.md`).
 
+The replay below is the game of seed 1303 — one whose dice let history happen in Sicily. Change
+the seed to play another war.
+
 Run the cells from top to bottom (*Run → Run All Cells*)."""),
     code("""from medviz.engine import play, diff
 from medviz.rules.medempires.ruleset import RULESET
@@ -36,7 +39,7 @@ from medviz.viz import state_map
 from medviz.apps import ReplayViewer, DiceLab
 
 historical = RULESET.policies["historical"]()
-history = play(RULESET, "vespers-1282", {}, seed=1282, players={"A": historical, "B": historical})
+history = play(RULESET, "vespers-1282", {}, seed=1303, players={"A": historical, "B": historical})
 notes = load_annotations("annotations/vespers-1282.toml", history)
 print(f"{len(history):,} events, {len(history.rolls())} dice rolls and draws")
 print("Outcome:", history.outcome["winner"], "—", history.outcome["reason"])"""),
