@@ -186,7 +186,7 @@ def test_widget_step_sends_no_geometry(setup: dict[str, Any], step: dict[str, An
         touched |= set(indexes)
         for key, values in restyle.items():
             assert len(values) == len(indexes)
-            # no "leave alone" placeholders (a widget's browser model would store them as text)
+            # no "leave alone" markers (a widget's browser model would store them as text)
             assert not any(v is Undefined for v in values), key
             if set(indexes) & area_idx:
                 assert key not in ("x", "y"), key  # no outline goes out again

@@ -16,7 +16,8 @@ from medviz.engine.events import (
     RollEvent,
 )
 from medviz.engine.game import Context, GameSpec, Ruleset, Snapshot, Task
-from medviz.engine.history import FORMAT, VERSION, History, HistoryDiff, diff, play, write_atomic
+from medviz.engine.files import read_text, write_atomic
+from medviz.engine.history import FORMAT, VERSION, History, HistoryDiff, diff, play
 from medviz.engine.policy import (
     DecisionPoint,
     FirstOptionPolicy,
@@ -31,5 +32,5 @@ __all__ = [
     "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "IllegalAction",
     "MalformedInput", "MedvizError", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
     "RollEvent", "Ruleset", "ScriptedPolicy", "Snapshot", "Task", "UnknownReference", "diff",
-    "parse_policy", "play", "write_atomic",
+    "parse_policy", "play", "read_text", "write_atomic",
 ]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import bisect
 import importlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +30,7 @@ from medviz.engine.events import (
     event_from_dict,
     thaw,
 )
+from medviz.engine.files import read_text, write_atomic
 from medviz.engine.game import GameSpec, RunResult, Ruleset, Snapshot, check_overrides_used, run
 from medviz.engine.policy import Policy, parse_policy
 
@@ -310,14 +309,7 @@ class History:
     @classmethod
     def load(cls, path: str | Path) -> History:
         """Read a history file; a missing, malformed or truncated file is ``MalformedInput``."""
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise MalformedInput(f"{p}: history file not found") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MalformedInput(f"{p}: cannot read history file ({exc})") from None
-        return cls.from_json(text, str(p))
+        return cls.from_json(read_text(path, "history file"), str(path))
 
 
 def _history(spec: GameSpec, result: RunResult, *, parent: History | None = None,
@@ -394,25 +386,6 @@ def _outcome_changes(a: Any, b: Any, prefix: str = "") -> dict[str, tuple[Any, A
     if a != b:
         out[prefix.rstrip(".")] = (a, b)
     return out
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder, then rename."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise MalformedInput(f"{p}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def events_equal(a: Sequence[Event], b: Sequence[Event]) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from medviz.engine.dice import natural_index
-from medviz.engine.errors import MalformedInput
+from medviz.engine.errors import MalformedInput, MedvizError
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,16 +87,19 @@ class ScriptedPolicy:
         return f"scripted/{self.fallback.spec}"
 
     def choose(self, point: DecisionPoint) -> Any:
-        if point.decision in self.choices:
-            wanted = canonical(self.choices[point.decision])
-            for option in point.options:
-                if canonical(option) == wanted:
-                    return option
-            raise MalformedInput(
-                f"decision {point.decision}: scripted choice {self.choices[point.decision]!r} "
-                f"is not among the legal options {list(point.options)!r}"
-            )
-        return self.fallback.choose(point)
+        if point.decision not in self.choices:
+            return self.fallback.choose(point)
+        i = option_index(point.options, self.choices[point.decision])
+        if i is None:
+            raise self.refusal(point, self.choices[point.decision])
+        return point.options[i]
+
+    def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
+        """The error for a scripted choice that is not legal here (subclasses name the rule)."""
+        return MalformedInput(
+            f"decision {point.decision}: scripted choice {choice!r} is not among the legal options "
+            f"{list(point.options)!r}"
+        )
 
 
 def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:

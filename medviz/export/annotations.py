@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from medviz.engine.files import read_text
 from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.export.sanitize import render_markdown
 
@@ -149,14 +150,7 @@ def load_annotations(path: str | Path, history: Any = None) -> Annotations:
     Every problem is reported at once in one ``DataError`` ("note 3: unknown phase 'politcs'
     (known: ...)"); a missing file or bad TOML is ``MalformedInput``.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MalformedInput(f"{p}: annotation file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MalformedInput(f"{p}: cannot read annotation file ({exc})") from None
-    return parse_annotations(text, str(p), history)
+    return parse_annotations(read_text(path, "annotation file"), str(path), history)
 
 
 def parse_annotations(text: str, source: str = "annotations", history: Any = None) -> Annotations:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from medviz.engine.errors import MalformedInput
-from medviz.engine.history import write_atomic
+from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from medviz.engine.errors import MalformedInput
+from medviz.engine.files import read_text
 
 PROVENANCE_KEYS = ("rule", "reconstructed", "ruling", "source")
 
@@ -21,14 +22,7 @@ PROVENANCE_KEYS = ("rule", "reconstructed", "ruling", "source")
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file; a missing or malformed file is a ``MalformedInput`` naming it."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MalformedInput(f"{p}: file not found") from None
-    except OSError as exc:
-        raise MalformedInput(f"{p}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise MalformedInput(f"{p}: not UTF-8 text") from None
+    text = read_text(p, "file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

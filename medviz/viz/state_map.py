@@ -896,7 +896,7 @@ def update_state_map(fig: Any, old_view: Mapping[str, Any] | None, new_view: Map
                 relayout[f"annotations[{facts.annotations[name]}].text"] = text
                 changed += 1
     # One plotly_update per set of traces that change the same properties: a message never carries
-    # "leave this trace alone" placeholders, which a FigureWidget's browser model (before a view is
+    # "leave this trace alone" markers, which a FigureWidget's browser model (before a view is
     # shown, or for the next view) would store as the string "_undefined_" (plotly 6/7).
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in sorted(per_trace):

@@ -6,12 +6,11 @@ choice is not among the legal options; ``why_illegal`` says which rule forbids i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from medviz.engine.errors import IllegalAction
-from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, Policy, canonical
+from medviz.engine.errors import IllegalAction, MedvizError
+from medviz.engine.policy import DecisionPoint, ScriptedPolicy
 from medviz.rules.medempires.game.state import GameState, friendly_port_seas, game_map
 
 
@@ -90,23 +89,14 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
 
 
 @dataclass
-class HumanPlayer:
+class HumanPlayer(ScriptedPolicy):
     """Plays the given choices (by decision id), refusing illegal ones with the rule; else ``fallback``."""
-
-    choices: Mapping[str, Any] = field(default_factory=dict)
-    fallback: Policy = field(default_factory=FirstOptionPolicy)
 
     @property
     def spec(self) -> str:
         return f"human/{self.fallback.spec}"
 
-    def choose(self, point: DecisionPoint) -> Any:
-        """The recorded choice if legal; ``IllegalAction`` naming the rule if not."""
-        if point.decision not in self.choices:
-            return self.fallback.choose(point)
-        wanted = canonical(self.choices[point.decision])
-        for option in point.options:
-            if canonical(option) == wanted:
-                return option
-        reason, rule = why_illegal(point.state, point.decision, self.choices[point.decision])
-        raise IllegalAction(f"{point.decision}: {self.choices[point.decision]!r} is refused: {reason}", rule)
+    def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
+        """``IllegalAction`` naming the rule that forbids ``choice`` here."""
+        reason, rule = why_illegal(point.state, point.decision, choice)
+        return IllegalAction(f"{point.decision}: {choice!r} is refused: {reason}", rule)
