@@ -63,3 +63,14 @@ def test_history_view_follows_a_whole_game() -> None:
     battle = play(RULESET, "battle", {"attacker": "aragon:1FA", "defender": "anjou:1L"},
                   players={"attacker": RandomPolicy(1), "defender": RandomPolicy(2)})
     assert history_view(battle, 0) is None
+
+
+def test_history_view_names_the_phase_of_the_event_itself() -> None:
+    from medviz.engine import RandomPolicy, play
+    from medviz.rules.medempires.ruleset import RULESET
+    from medviz.rules.medempires.view import history_view
+
+    h = play(RULESET, "vespers-1282", {}, seed=2, players={"A": RandomPolicy(3), "B": RandomPolicy(4)})
+    for span in h.phases():
+        v = history_view(h, span.start)
+        assert v is not None and (v["turn"], v["phase"]) == (span.turn, span.phase), span

@@ -103,19 +103,26 @@ def _view_status(status: str) -> str:
     return status.replace(":", "-")
 
 
-def state_view(state: Any, overlays: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The view of a whole-game state (``medviz.rules.medempires.game``)."""
+def state_view(state: Any, overlays: list[dict[str, Any]] | None = None, *,
+               turn: int | None = None, phase: str | None = None) -> dict[str, Any]:
+    """The view of a whole-game state (``medviz.rules.medempires.game``).
+
+    ``turn``/``phase`` name the moment when it is not yet in the state (a phase's first event
+    carries the new phase before the state's own phase change follows it).
+    """
     from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
     from medviz.rules.medempires.game.turn import victory_points
 
     data = game_data()
     sc = data.scenarios[state.scenario]
     v = empty_view()
-    v["turn"], v["phase"] = state.turn, state.phase
-    if 1 <= state.turn <= len(sc.turn_years):
-        v["years"] = "–".join(map(str, sc.turn_years[state.turn - 1]))
-    phase = str(state.phase).replace("-", " ")
-    v["title"] = f"{sc.name} — turn {state.turn}" + (f" ({v['years']})" if v["years"] else "") + f", {phase}"
+    turn = turn if turn is not None else state.turn
+    phase = phase if phase is not None else state.phase
+    v["turn"], v["phase"] = turn, phase
+    if 1 <= turn <= len(sc.turn_years):
+        v["years"] = "–".join(map(str, sc.turn_years[turn - 1]))
+    v["title"] = f"{sc.name} — turn {turn}" + (f" ({v['years']})" if v["years"] else "") + \
+        f", {str(phase).replace('-', ' ')}"
     status = {}
     for power, st in state.status.items():
         status[power] = f"player-{PLAYER_POWERS[power]}" if st == "player" else _view_status(st)
@@ -202,4 +209,5 @@ def history_view(history: Any, seq: int) -> dict[str, Any] | None:
         return None
     if seq < 0:
         return state_view(history.state_at(-1))
-    return state_view(history.state_at(seq), step_overlays(history, seq))
+    event = history.events[seq]
+    return state_view(history.state_at(seq), step_overlays(history, seq), turn=event.turn, phase=event.phase)
