@@ -212,7 +212,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     tried = {int(t) for t in re.findall(rf"{re.escape(roll_id)} = (\d+)", " ".join(entries_before))}
     untried = [f for f in sorted(effects) if f != shown and f not in tried]
     assert untried, f"every face of {roll_id} has been branched on already: {entries_before}"
-    # The battle table's results from the attacker's best to worst (rule 8 table); the face whose
+    # The battle table's results from the attacker's best to worst (as the notebook orders them); the face whose
     # result lies farthest from the one shown is the likeliest to show on the map.
     order = ["DV+S", "DV", "BB", "NE", "CA"]
     rank = {r: i for i, r in enumerate(order)}
