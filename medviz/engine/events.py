@@ -23,7 +23,11 @@ class FrozenDict(Mapping[str, Any]):
     __slots__ = ("_d", "_h")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        self._d: dict[str, Any] = {k: freeze(v) for k, v in (data or {}).items()}
+        d: dict[str, Any] = {}
+        if data:
+            for k, v in data.items():
+                d[k] = v if type(v) in _ATOMS else freeze(v)
+        self._d = d
         self._h: int | None = None
 
     def __getitem__(self, key: str) -> Any:
@@ -49,11 +53,22 @@ class FrozenDict(Mapping[str, Any]):
         return f"FrozenDict({self._d!r})"
 
 
+#: Immutable leaf types ``freeze`` passes through untouched (checked by exact type, cheaply).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
-    if isinstance(value, FrozenDict):
+    t = type(value)
+    if t in _ATOMS or t is FrozenDict:
         return value
-    if isinstance(value, Mapping):
+    if t is tuple:
+        if all(type(v) in _ATOMS for v in value):
+            return value
+        return tuple(freeze(v) for v in value)
+    if t is list:
+        return tuple(freeze(v) for v in value)
+    if t is dict or isinstance(value, Mapping):
         return FrozenDict(value)
     if isinstance(value, (list, tuple)):
         return tuple(freeze(v) for v in value)

@@ -123,6 +123,9 @@ def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
 def choose_checked(policy: Policy, point: DecisionPoint) -> Any:
     """Ask ``policy`` and check that its answer is one of the legal options."""
     choice = policy.choose(point)
+    for o in point.options:  # the usual case: the policy handed back one of the options
+        if o is choice:
+            return choice
     wanted = canonical(choice)
     if not any(canonical(o) == wanted for o in point.options):
         raise MalformedInput(

@@ -42,10 +42,35 @@ def strength(units: dict[Key, int]) -> int:
     return total
 
 
-@lru_cache(maxsize=4096)
+class _Same:
+    """A cache key that is the object itself (by identity), for unhashable map and game data."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
 def land_distances(start: str) -> dict[str, int]:
     """Fewest land moves from ``start`` to every land area (straits need a fleet, 10.1)."""
-    m = game_map().areas
+    return _distances(_Same(game_map()), start)
+
+
+def sea_distances(start: str) -> dict[str, int]:
+    """Fewest naval moves from sea ``start`` to every sea area."""
+    return _distances(_Same(game_map()), start)
+
+
+@lru_cache(maxsize=4096)
+def _distances(gm: _Same, start: str) -> dict[str, int]:
+    """Breadth-first move counts over the map's neighbours (keyed by map, so an override map has its own)."""
+    m = gm.obj.areas
     dist = {start: 0}
     q = deque([start])
     while q:
@@ -57,17 +82,19 @@ def land_distances(start: str) -> dict[str, int]:
     return dist
 
 
-@lru_cache(maxsize=4096)
-def sea_distances(start: str) -> dict[str, int]:
-    """Fewest naval moves from sea ``start`` to every sea area."""
-    return land_distances(start)
-
-
 def scenario_values(state: GameState, side: str) -> dict[str, int]:
-    """How much each land area is worth taking for ``side``: cities 1; the scenario's key areas more."""
-    m = game_map().areas
-    vals = {a: 1 for a in state.ctl if m[a].city}
-    v = game_data().scenarios[state.scenario].victory
+    """How much each land area is worth taking for ``side``: cities 1; the scenario's key areas more.
+
+    The dict is shared (cached per map, data and scenario): read it, never change it.
+    """
+    return _scenario_values(_Same(game_map()), _Same(game_data()), state.scenario)
+
+
+@lru_cache(maxsize=64)
+def _scenario_values(gm: _Same, data: _Same, scenario: str) -> dict[str, int]:
+    m = gm.obj.areas
+    vals = {a: 1 for a in gm.obj.land_ids() if m[a].city}
+    v = data.obj.scenarios[scenario].victory
     if v.get("kind") == "vespers":
         for a in v.get("b_must_control", ()):
             vals[a] = 4

@@ -127,26 +127,36 @@ def purchase_options(state: GameState, side: str) -> list[str]:
     data = game_data()
     costs = data.operations.recruiting
     tp = state.tp[side]
+    counters = state.counters()
     fleet_first = state.crusade_fleet_due[side] and not any(
-        state.on_map(p, "F") for p in OWN_POWERS[side])
+        counters.get((p, "F"), 0) for p in OWN_POWERS[side])
+    has_sea = bool(sea_places(state, side))
+    places: dict[tuple[bool, int], bool] = {}  # (allied, need) -> somewhere to put it
+
+    def can_place(power: str, need: int) -> bool:
+        key = (power not in PLAYER_POWERS, need)
+        if key not in places:
+            places[key] = bool(land_places(state, side, power, need))
+        return places[key]
+
     out = []
     for power in recruit_powers(state, side):
         limits = data.counter_limits.get(power, {})
         for code in CODES:
             if fleet_first and code != "F":
                 continue
-            free = limits.get(code, 0) - state.on_map(power, code)
+            free = limits.get(code, 0) - counters.get((power, code), 0)
             if free <= 0:
                 continue
             single = data.operations.single_levy_cost if code == "L" else costs[code]
             if code == "F":
-                if tp >= single and sea_places(state, side):
+                if tp >= single and has_sea:
                     out.append(f"{power}:F")
                 continue
-            if tp >= single and land_places(state, side, power):
+            if tp >= single and can_place(power, 1):
                 out.append(f"{power}:{code}")
             if code == "L" and free >= 2 and power in PLAYER_POWERS and tp >= 2 * costs["L"] \
-                    and land_places(state, side, power, 2):
+                    and can_place(power, 2):
                 out.append(f"{power}:2L")
     return out
 

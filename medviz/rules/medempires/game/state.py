@@ -178,6 +178,21 @@ class GameState:
             n += self.crusade[s].get((power, code), 0)
         return n
 
+    def counters(self) -> dict[Key, int]:
+        """``on_map`` for every kind at once: counters on the map, in cargo and with the Crusade."""
+        out: dict[Key, int] = {}
+        get = out.get
+        for u in self.units.values():
+            for k, n in u.items():
+                out[k] = get(k, 0) + n
+        extra = [self.crusade[s] for s in SIDES]
+        if self.force:
+            extra.append(self.force.cargo)
+        for u in extra:
+            for k, n in u.items():
+                out[k] = get(k, 0) + n
+        return out
+
     def land_units_on_map(self, power: str) -> int:
         """Ground units of ``power`` on the map (7.3)."""
         m = game_map().areas
