@@ -7,14 +7,14 @@ from typing import Any
 from medviz.engine.events import ChangeEvent, DecisionEvent, Event
 from medviz.engine.game import GameSpec, RunResult, Snapshot, Task, run
 from medviz.engine.policy import FirstOptionPolicy, ScriptedPolicy
-from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.game.deploy import set_up_state
 from medviz.rules.medempires.game.state import GameState, refresh_control
 from medviz.rules.medempires.ruleset import RULESET
 
 
 def empty_position(scenario: str = "standard") -> GameState:
     """The standard set-up with every unit and King taken off the map (control kept as 'last holder')."""
-    s = initial_state(scenario, {})
+    s = set_up_state(scenario, {})
     s.units = {}
     s.kings = {}
     refresh_control(s)

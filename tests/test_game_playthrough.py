@@ -8,13 +8,15 @@ every change event (replaying the reducer from set-up, as ``History.state_at`` d
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from medviz.engine import History, RandomPolicy, diff, play
 from medviz.engine.events import ChangeEvent, DrawEvent, RollEvent
-from medviz.rules.medempires.game.invariants import replay_states, violations
+from medviz.rules.medempires.game.invariants import replay_states, setup_violations, violations
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.game.turn import victory_points
 from medviz.rules.medempires.ruleset import RULESET
@@ -39,6 +41,8 @@ def check_game(scenario: str, seed: int, kind: str, options: dict[str, bool] | N
             continue
         at_turn_end = (e.change == "turn-begins" and s.turn > 1) or e.change == "game-ends"
         problems = violations(s, stacking=at_turn_end)
+        if e.change == "setup-done":
+            problems += setup_violations(s)
         assert not problems, f"{scenario} seed {seed} ({kind}) after event {e.seq} {e.change}: {problems}"
         last = s
     assert last is not None and last.finished
@@ -136,14 +140,30 @@ def test_heuristic_beats_random_on_a_small_sample() -> None:
     assert wins >= n  # random Aragon never takes Malta; heuristic Aragon often does
 
 
+def _check_block(job: tuple[str, str, int, int]) -> int:
+    """Worker: check games ``first..last-1`` (runs in a child process)."""
+    scenario, kind, first, last = job
+    for seed in range(first, last):
+        check_game(scenario, seed, kind)
+    return last - first
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"), reason="1,000-game runs: set MEDVIZ_SLOW=1 (about 9 min for Vespers, longer for standard)")
+@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
+                    reason="1,000-game runs: set MEDVIZ_SLOW=1 (CI does; about 12 min on 2 cores)")
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("kind", ["random", "heuristic"])
 def test_thousand_games(scenario: str, kind: str) -> None:
-    """Issue 3: 1,000 seeded games per scenario and player kind, invariants after every change."""
-    for seed in range(1000):
-        check_game(scenario, seed, kind)
+    """Issue 3: 1,000 seeded games per scenario and player kind, invariants after every change.
+
+    The games are independent, so they run on every core (forked workers, blocks of 25 seeds);
+    a failure names the scenario, seed and event.
+    """
+    games = 1000
+    jobs = [(scenario, kind, first, min(first + 25, games)) for first in range(0, games, 25)]
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=ctx) as pool:
+        assert sum(pool.map(_check_block, jobs)) == games
 
 
 def test_historical_player_steers_toward_1282() -> None:

@@ -14,7 +14,7 @@ from medviz.engine.events import ReportEvent
 from medviz.engine.game import Task
 from medviz.rules.medempires.game.invariants import violations
 from medviz.rules.medempires.game.legality import HumanPlayer
-from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.game.deploy import set_up_state
 from medviz.rules.medempires.game.state import compute_control, game_map
 from medviz.rules.medempires.game.turn import judge, victory_points
 
@@ -80,7 +80,7 @@ def test_10_1_strait_refused_with_rule() -> None:
 
 
 def test_golden_6_1_tp_cap_example() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.tp = {"A": 9, "B": 9}
     r = run_tasks(s, [Task.of("game.recruitment")])
     first = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
@@ -89,7 +89,7 @@ def test_golden_6_1_tp_cap_example() -> None:
 
 
 def test_golden_4_0_tie_goes_to_player_b() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     cities = [a for a in sorted(s.ctl) if game_map().areas[a].city]
     for a in cities[:8]:
         s.start_ctl[a], s.ctl[a] = "B", "A"
@@ -111,7 +111,7 @@ def test_golden_4_0_tie_goes_to_player_b() -> None:
 # --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("scenario", ["standard", "vespers-1282"])
 def test_setup_is_sound(scenario: str) -> None:
-    s = initial_state(scenario, {})
+    s = set_up_state(scenario, {})
     assert violations(s) == []
     assert s.tp == {"A": 7, "B": 4}
     assert s.status["sicily"] == "ally:B" and s.status["tunis"] == "vassal:B"
@@ -242,7 +242,7 @@ def test_plague_doubles_costs() -> None:
 # 6.x recruitment, 7.x politics, 8.x Kings, 9/12 stratagems, 5.2 redistribution
 # --------------------------------------------------------------------------------------------
 def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.tp = {"A": 2, "B": 0}
     s.phase = "recruitment"
     ch = {"GT1/recruit/A/pick-1": "france:2L", "GT1/recruit/A/pick-1/area": "vienne",
@@ -262,7 +262,7 @@ def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
 def test_6_2_counter_limit_and_fleet_ports() -> None:
     from medviz.rules.medempires.game.recruitment import purchase_options, sea_places
 
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.tp["B"] = 10
     assert "aragon:F" in purchase_options(s, "B")
     assert set(sea_places(s, "B")) >= {"balearic_sea"}
@@ -271,7 +271,7 @@ def test_6_2_counter_limit_and_fleet_ports() -> None:
 
 
 def test_7_politics_alliance_with_thwart_tie_favouring_the_attempt() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands = {"A": {"diplomacy": 1}, "B": {"diplomacy": 1}}
     s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": ["diplomacy", "vassalage", "rebellion"]}
     rid = "GT1/politics/round-1/A"
@@ -287,7 +287,7 @@ def test_7_politics_alliance_with_thwart_tie_favouring_the_attempt() -> None:
 
 
 def test_7_pass_forfeits_a_kind() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands["A"] = {"diplomacy": 1}
     s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": []}
     rid = "GT1/politics/round-1/A"
@@ -296,7 +296,7 @@ def test_7_pass_forfeits_a_kind() -> None:
 
 
 def test_7_1_3_revert_sicily_to_neutrality() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands = {"A": {"diplomacy": 1}, "B": {}}
     s.political = {"A": ["diplomacy"], "B": []}
     rid = "GT1/politics/round-1/A"
@@ -309,7 +309,7 @@ def test_7_1_3_revert_sicily_to_neutrality() -> None:
 
 
 def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.last_turn = 1  # run this End of Turn Phase only (then victory)
     r = run_tasks(s, [Task.of("game.end-of-turn")], {"GT1/end/redistribution/order": "first"},
                   overrides={"GT1/end/king-death/peter_iii": 5, "GT1/end/king-death/philip_iii": 4,
@@ -324,11 +324,11 @@ def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:
 
 
 def test_12_pope_placed_only_by_the_holder_of_rome() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.cup = {"pope": 1}
     r = run_tasks(s, [Task.of("game.stratagems")])
     assert r.state.pope is None and r.state.cup == {"pope": 1}  # A does not hold Rome: back to the cup
-    s2 = initial_state("standard", {})
+    s2 = set_up_state("standard", {})
     s2.cup = {"pope": 1}
     s2.units["papal_states"] = {("france", "FA"): 1}
     s2.ctl["papal_states"] = compute_control(s2, "papal_states")
@@ -337,7 +337,7 @@ def test_12_pope_placed_only_by_the_holder_of_rome() -> None:
 
 
 def test_12_crusade_withdraws_a_fleet_and_two_units_when_the_pope_sits_in_rome() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.pope = "A"
     s.cup = {"crusade": 1}
     r = run_tasks(s, [Task.of("game.stratagems")])
@@ -347,7 +347,7 @@ def test_12_crusade_withdraws_a_fleet_and_two_units_when_the_pope_sits_in_rome()
 
 
 def test_5_2_stacking_limit_after_redistribution() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.units["albi"][("france", "L")] = 5  # Albi has no city: three units at most
     s.last_turn = 1
     r = run_tasks(s, [Task.of("game.end-of-turn")],
@@ -358,7 +358,7 @@ def test_5_2_stacking_limit_after_redistribution() -> None:
 
 
 def test_vp_counts_only_new_cities() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     assert victory_points(s) == {"A": 0, "B": 0}
     s.units["tunis"] = {("aragon", "FA"): 1}
     s.status["tunis"] = "neutral"
@@ -367,7 +367,7 @@ def test_vp_counts_only_new_cities() -> None:
 
 
 def test_vespers_victory_conditions() -> None:
-    s = initial_state("vespers-1282", {})
+    s = set_up_state("vespers-1282", {})
     o = judge(s)
     assert o["winner"] == "A" and "malta" in o["reason"]  # Aragon does not hold Malta at the start
     s.units["malta"] = {("aragon", "L"): 1}
@@ -378,7 +378,7 @@ def test_vespers_victory_conditions() -> None:
 
 
 def test_14_3_territorial_concession_gives_plus_three_with_castile() -> None:
-    s = initial_state("standard", {"territorial_concessions": True})
+    s = set_up_state("standard", {"territorial_concessions": True})
     s.hands = {"A": {}, "B": {"diplomacy": 1}}
     s.political = {"A": [], "B": ["diplomacy", "vassalage", "rebellion"]}
     r1 = "GT1/politics/round-1/B"
@@ -397,14 +397,14 @@ def test_14_3_territorial_concession_gives_plus_three_with_castile() -> None:
 
 
 def test_8_1_dead_kings_go_back_to_the_pool() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.last_turn = 1
     r = run_tasks(s, [Task.of("game.end-of-turn")], {}, overrides={"GT1/end/king-death/peter_iii": 6})
     assert "peter_iii" in r.state.king_pools["aragon"] and "peter_iii" not in r.state.kings
 
 
 def test_7_3_rebellion_in_a_conquered_home_area() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.units["navarre"] = {("aragon", "FA"): 1}  # Aragon has conquered Navarre; no Navarrese unit is left
     s.status["navarre"] = "ally:A"
     s.ctl["navarre"] = compute_control(s, "navarre")
@@ -424,7 +424,7 @@ def test_7_3_rebellion_in_a_conquered_home_area() -> None:
 
 
 def test_7_1_revert_the_opponents_vassal() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands = {"A": {"diplomacy": 1}, "B": {}}
     s.political = {"A": ["diplomacy", "vassalage"], "B": []}
     rid = "GT1/politics/round-1/A"
@@ -438,7 +438,7 @@ def test_7_1_revert_the_opponents_vassal() -> None:
 
 
 def test_12_piracy_takes_two_from_the_opponents_gain_and_vassal_income() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.tp = {"A": 0, "B": 0}
     s.hands = {"A": {"piracy": 1, "gold": 1}, "B": {"trade_concession": 1}}
     r = run_tasks(s, [Task.of("game.recruitment")], {}, overrides={"GT1/recruit/vassal/tunis/tunis": 4})
@@ -478,7 +478,7 @@ def _refused(state: object, task: Task, choices: dict[str, object]) -> IllegalAc
 
 
 def test_illegal_political_and_recruitment_choices_name_their_rule() -> None:
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands["A"] = {"diplomacy": 1}
     s.political = {"A": ["vassalage"], "B": []}
     err = _refused(s, Task.of("game.political-turn", round=1, side="A"),
@@ -487,7 +487,7 @@ def test_illegal_political_and_recruitment_choices_name_their_rule() -> None:
     err = _refused(s, Task.of("game.political-turn", round=1, side="A"),
                    {"GT1/politics/round-1/A": "vassalage:aragon"})
     assert err.rule == "7.0" and "France, Anjou or Aragon" in str(err)
-    s2 = initial_state("standard", {})
+    s2 = set_up_state("standard", {})
     s2.tp["A"] = 5
     s2.phase = "recruitment"
     err = _refused(s2, Task.of("game.recruit-pick", side="A", pick=1, done=["B"]),
@@ -499,7 +499,7 @@ def test_golden_5_1_political_example_vassalage_after_a_failed_alliance() -> Non
     """5.1 example: an alliance attempt fails; next round the same power may be made a vassal, not allied."""
     from medviz.rules.medempires.game.politics import attempt_options
 
-    s = initial_state("standard", {})
+    s = set_up_state("standard", {})
     s.hands = {"A": {"diplomacy": 2}, "B": {}}
     s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": []}
     r1, r2 = "GT1/politics/round-1/A", "GT1/politics/round-2/A"

@@ -50,7 +50,14 @@ def test_history_view_follows_a_whole_game() -> None:
 
     h = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
     first = history_view(h, 0)
-    assert first is not None and first["turn"] == 1 and set(first["tp"]) == {"A", "B"}
+    assert first is not None and first["turn"] == 0 and first["phase"] == "set-up"
+    assert "set-up" in first["title"] and set(first["tp"]) == {"A", "B"}
+    assert not first["units"], "every counter starts off the map (3.0)"
+    done = next(e.seq for e in h.events if isinstance(e, ChangeEvent) and e.change == "setup-done")
+    placed = history_view(h, done)
+    assert placed is not None and placed["units"]
+    turn1 = next(e.seq for e in h.events if e.turn == 1)
+    assert history_view(h, turn1)["turn"] == 1  # type: ignore[index]
     moves = [e.seq for e in h.events if isinstance(e, ChangeEvent) and e.change == "force-moved"]
     assert moves, "a random game moves some force"
     v = history_view(h, moves[0])

@@ -45,10 +45,13 @@ print(f"{len(history):,} events, {len(history.rolls())} dice rolls and draws")
 print("Outcome:", history.outcome["winner"], "—", history.outcome["reason"])"""),
     md("""## The board in 1282
 
-Each land area is coloured by who controls it (rule 3.4); neutral powers keep their own colours,
+The players have placed their counters (rule 3.0: Player A first, then Player B, then the neutral,
+vassal and allied powers, each by the player the rules name; the replay below shows every
+placement). Each land area is coloured by who controls it (rule 3.4); neutral powers keep their own colours,
 allies are dotted and vassals cross-hatched in their side's colour. Badges count the units of each
 power (FA field army, L levy, R raiders, M mercenaries, F fleet; ♛ a King)."""),
-    code("""state_map(history_view(history, 0), width=1200, height=750)"""),
+    code("""set_up = next(p.start for p in history.phases() if p.turn == 1)  # the first event of game turn 1
+state_map(history_view(history, set_up), width=1200, height=750)"""),
     md("""## Step through the war
 
 Press ▶ to play, or drag the slider; the drop-down jumps to a turn and phase. The log says each
@@ -116,6 +119,8 @@ branch appear; the branch tree keeps everything you explored."""),
 def main() -> None:
     nb = nbf.v4.new_notebook()
     nb.cells = CELLS
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"vespers-{i:02d}"  # stable ids: regenerating changes only what changed
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     out = Path(__file__).resolve().parent.parent / "notebooks" / "vespers-1282.ipynb"

@@ -107,6 +107,9 @@ class History:
     def describe(self, event: Event | int) -> str:
         """One event in plain words."""
         e = self.events[event] if isinstance(event, int) else event
+        describe_in = getattr(self.ruleset, "describe_in", None)  # optional: words that need the game's data
+        if describe_in is not None:
+            return str(describe_in(self.final_state, e))
         return self.ruleset.describe(e)
 
     # -- indexes -----------------------------------------------------------------------------

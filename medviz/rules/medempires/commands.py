@@ -26,7 +26,17 @@ def _policy(spec: str, side: str, seed: int) -> Any:
 
 
 def summary(h: Any) -> dict[str, Any]:
-    """What a reader wants from a finished game: result, cities that changed hands, battles, deaths."""
+    """What a reader wants from a finished game: result, cities that changed hands, battles, deaths.
+
+    Names come from the map and data the game was played with (its override files, if any).
+    """
+    from medviz.rules.medempires.game.state import using_data
+
+    with using_data(h):
+        return _summary(h)
+
+
+def _summary(h: Any) -> dict[str, Any]:
     from medviz.rules.medempires.game.state import game_data, game_map
 
     s = h.final_state
@@ -46,19 +56,21 @@ def summary(h: Any) -> dict[str, Any]:
         "kings_died": kings,
         "popes_died": [p["turn"] for p in s.chronicle["popes_died"]],
         "events": len(h.events),
+        "data": s.data_pair.label if s.data_pair is not None else "shipped data",
     }
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game and print its summary (or save its history)."""
     from medviz.engine import play
-    from medviz.rules.medempires.game.setup import parse_options
+    from medviz.rules.medempires.game.setup import override_options, parse_options
     from medviz.rules.medempires.ruleset import RULESET
 
     if args.seed < 0:
         raise MalformedInput(f"--seed must be a whole number >= 0, not {args.seed}")
-    options = {name: True for name in (args.option or [])}
-    parse_options(args.scenario, options)
+    options: dict[str, Any] = {name: True for name in (args.option or [])}
+    options.update(override_options(map_file=args.map, data_file=args.data))
+    parse_options(args.scenario, options)  # checks switches and override files before playing
     players = {"A": _policy(args.player_a, "A", args.seed), "B": _policy(args.player_b, "B", args.seed)}
     h = play(RULESET, args.scenario, options, seed=args.seed, players=players)
     if args.out:
@@ -71,6 +83,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     o = h.outcome
     names = {"A": "Player A (France and Anjou)", "B": "Player B (Aragon)", "draw": "nobody (a draw)"}
     print(f"{h.scenario}, seed {h.seed}: {info['players']['A']} (A) vs {info['players']['B']} (B)")
+    if info["data"] != "shipped data":
+        print(f"Played with: {info['data']}")
     print(f"Winner: {names[o['winner']]}")
     print(f"Why: {o['reason']}")
     print(f"VP: A {o['vp']['A']}, B {o['vp']['B']}")
@@ -95,10 +109,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_areas(args: argparse.Namespace) -> int:
-    """List the map's areas."""
-    from medviz.rules.medempires.mapdata import load_map
+    """List the map's areas (the shipped map, or the one a ``--map`` override file makes)."""
+    from medviz.rules.medempires.game.setup import data_for_options, override_options
+    from medviz.rules.medempires.game.state import shipped_data
 
-    m = load_map()
+    pair = data_for_options("areas", override_options(map_file=args.map)) if args.map else None
+    m = (pair or shipped_data()).game_map
     rows: list[dict[str, Any]] = []
     for a in sorted(m.areas.values(), key=lambda x: (x.kind, x.id)):
         rows.append({"id": a.id, "name": a.name, "kind": a.kind, "city": a.city,
@@ -123,6 +139,7 @@ def register(sub: Any) -> None:
                        description="Play a whole game and print who won and why.\n"
                                    "  medviz play vespers-1282 --seed 3 --player-a heuristic --player-b random\n"
                                    "  medviz play standard --option mercenaries --out game.json\n"
+                                   "  medviz play vespers-1282 --map my-map.toml --data my-counters.toml\n"
                                    "  medviz branch game.json --roll GT1/ops-A/force-1/ops --value 12",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", choices=["standard", "vespers-1282"], help="the scenario (4.0 or 13.0)")
@@ -134,11 +151,22 @@ def register(sub: Any) -> None:
     p.add_argument("--option", action="append", metavar="NAME",
                    help="switch on an optional rule (repeatable): mercenaries, poison, territorial_concessions, "
                         "vespers_taken_at_game_end, coastal_raids_need_mercenaries_rule")
-    p.add_argument("--out", metavar="FILE", help="write the game's history JSON to FILE")
+    p.add_argument("--map", metavar="FILE",
+                   help="a map override file (TOML, [[area]]/[[strait]] entries replacing the shipped ones by "
+                        "id, each with rule = or reconstructed =): your own copy of the physical map; "
+                        "see docs/data-provenance.md and docs/examples/my-map.toml")
+    p.add_argument("--data", metavar="FILE",
+                   help="a game-data override file (TOML, [[<file>.<table>]] entries: counters, Kings, "
+                        "scenarios...), each entry with provenance; see docs/data-provenance.md and "
+                        "docs/examples/my-counters.toml")
+    p.add_argument("--out", metavar="FILE", help="write the game's history JSON to FILE (it carries the "
+                                                  "override files' content, so it replays anywhere)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_play)
 
     a = sub.add_parser("areas", help="list the map's areas (kind, city, neighbours, provenance)")
+    a.add_argument("--map", metavar="FILE", help="show the map as a map override file changes it "
+                                                 "(see docs/data-provenance.md)")
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=cmd_areas)
 

@@ -838,14 +838,16 @@ def default_game_data() -> GameData:
 
 
 def load_game_data(
-    override: str | Path | None = None,
+    override: str | Path | Mapping[str, Any] | None = None,
     *,
     data_dir: str | Path | None = None,
     game_map: Any = None,
+    origin: str | None = None,
 ) -> GameData:
     """Load, patch with ``override`` (a TOML file, see docs/data-provenance.md), resolve and validate.
 
-    The map defaults to the shipped one (``load_default_map``); fleets written as
+    ``override`` may also be the file's already parsed content; ``origin`` then names it in
+    errors. The map defaults to the shipped one (``load_default_map``); fleets written as
     ``adjacent:<land area>`` are resolved against it. Raises ``MalformedInput`` for a file that
     will not parse and ``DataError`` listing every problem otherwise.
     """
@@ -853,9 +855,12 @@ def load_game_data(
     problems: list[str] = []
     source = "game data"
     if override is not None:
-        origin = str(override)
-        source = f"game data with override {origin}"
-        raw = apply_override(raw, load_toml(override), origin, problems)
+        if isinstance(override, Mapping):
+            where, content = origin or "data override", dict(override)
+        else:
+            where, content = origin or str(override), load_toml(override)
+        source = f"game data with override {where}"
+        raw = apply_override(raw, content, where, problems)
     if game_map is None:
         game_map = load_default_map()
     data = build_game_data(raw, problems, game_map)

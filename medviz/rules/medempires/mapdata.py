@@ -149,8 +149,26 @@ def _shape_problems(entries: Iterable[Mapping[str, Any]], where: str) -> list[st
     return problems
 
 
-def load_map(override: str | Path | None = None) -> GameMap:
-    """Load, merge (override file by id) and validate the map; any problem raises ``DataError``."""
+def override_shape_problems(user: Mapping[str, Any], origin: str) -> list[str]:
+    """Problems with the layout of a map override: only ``[[area]]`` and ``[[strait]]`` tables."""
+    problems: list[str] = []
+    for key, value in user.items():
+        if key not in ("area", "strait"):
+            problems.append(f"{origin}: unknown table {key!r} (a map override has [[area]] and [[strait]])")
+        elif not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+            problems.append(f"{origin}: {key!r} must be an array of tables [[{key}]]")
+        else:
+            for j, e in enumerate(value):
+                if not isinstance(e.get("id"), str):
+                    problems.append(f"{origin}: [[{key}]] entry #{j + 1} has no text 'id'")
+    return problems
+
+
+def load_map(override: str | Path | Mapping[str, Any] | None = None, *, origin: str | None = None) -> GameMap:
+    """Load, merge (override file by id) and validate the map; any problem raises ``DataError``.
+
+    ``override`` is a TOML file or its already parsed content (then ``origin`` names it in errors).
+    """
     raw = load_toml(MAP_FILE)
     areas_raw: list[dict[str, Any]] = list(raw.get("area", []))
     straits_raw: list[dict[str, Any]] = list(raw.get("strait", []))
@@ -159,10 +177,16 @@ def load_map(override: str | Path | None = None) -> GameMap:
     check_provenance(areas_raw, "map.toml [[area]]", problems)
     check_provenance(straits_raw, "map.toml [[strait]]", problems)
     if override is not None:
-        user = load_toml(override)
-        source = f"{MAP_FILE} + {override}"
-        areas_raw = merge_by_id(areas_raw, list(user.get("area", [])), str(override))
-        straits_raw = merge_by_id(straits_raw, list(user.get("strait", [])), str(override))
+        if isinstance(override, Mapping):
+            user, where = dict(override), origin or "map override"
+        else:
+            user, where = load_toml(override), origin or str(override)
+        source = f"{MAP_FILE} + {where}"
+        shape = override_shape_problems(user, where)
+        if shape:
+            raise DataError(shape, source=source)
+        areas_raw = merge_by_id(areas_raw, list(user.get("area", [])), where)
+        straits_raw = merge_by_id(straits_raw, list(user.get("strait", [])), where)
     problems += _shape_problems(areas_raw, "map")
     if problems:
         raise DataError(problems, source=source)

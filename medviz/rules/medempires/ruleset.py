@@ -210,16 +210,56 @@ class MedEmpires:
             raise UnknownReference(f"unknown scenario {name!r}; known: {', '.join(sorted(SCENARIOS))}")
         return s
 
+    # A whole game's state carries the map and data it is played with (user override files,
+    # ``data_pair``); every call below runs with that data active, a battle-only state with
+    # the shipped data. The active data is switched only when it differs (one identity test).
+    # (Caches derived from the data must be keyed by it: see players.py ``_Same``.)
+    @staticmethod
+    def _enter(state: Any) -> Any:
+        """Activate ``state``'s data; a token to pass to ``_leave`` (None: nothing was changed)."""
+        pair = getattr(state, "data_pair", None)
+        if _ACTIVE_DATA.get() is pair:
+            return None
+        return _ACTIVE_DATA.set(pair)
+
+    @staticmethod
+    def _leave(token: Any) -> None:
+        if token is not None:
+            _ACTIVE_DATA.reset(token)
+
     def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        return self._scenario(scenario).setup(options)
+        sc = self._scenario(scenario)
+        if isinstance(options, Mapping) and any(k in options for k in ("map_override", "data_override")) \
+                and scenario != "battle":
+            from medviz.rules.medempires.game.setup import data_for_options
+
+            pair = data_for_options(scenario, options)  # the options' override files (cached by content)
+        else:
+            pair = None
+        token = _ACTIVE_DATA.set(pair)
+        try:
+            return sc.setup(options)
+        finally:
+            _ACTIVE_DATA.reset(token)
 
     def run_task(self, task: Task, state: Any, ctx: Context) -> None:
-        TASKS[task.name](state, ctx, **task.args)
+        token = self._enter(state)
+        try:
+            TASKS[task.name](state, ctx, **task.args)
+        finally:
+            if token is not None:
+                _ACTIVE_DATA.reset(token)
 
     def apply(self, state: Any, event: ChangeEvent) -> None:
-        REDUCERS[event.change](state, event)
+        token = self._enter(state)
+        try:
+            REDUCERS[event.change](state, event)
+        finally:
+            if token is not None:
+                _ACTIVE_DATA.reset(token)
 
     def copy_state(self, state: Any) -> Any:
+        # Copies read no data; ``GameState.copy`` shares the data pair with the copy.
         for s in SCENARIOS.values():
             if isinstance(state, BattleGame) and s.name == "battle":
                 return s.copy_state(state)
@@ -227,10 +267,23 @@ class MedEmpires:
 
     def outcome(self, state: Any) -> dict[str, Any]:
         name = "battle" if isinstance(state, BattleGame) else state.scenario
-        return SCENARIOS[name].outcome(state)
+        token = self._enter(state)
+        try:
+            return SCENARIOS[name].outcome(state)
+        finally:
+            self._leave(token)
 
     def describe(self, event: Event) -> str:
         return describe(event)
+
+    def describe_in(self, state: Any, event: Event) -> str:
+        """``describe`` with the game's own map and data active (override files, see setup.py)."""
+        from medviz.rules.medempires.game.state import GameState, using_data
+
+        if not isinstance(state, GameState):
+            return describe(event)
+        with using_data(state):
+            return describe(event)
 
     def actors(self, scenario: str) -> tuple[str, ...]:
         """Who decides in ``scenario``."""
@@ -239,3 +292,4 @@ class MedEmpires:
 
 RULESET = MedEmpires()
 from medviz.rules.medempires import game as _game  # noqa: E402,F401  (registers the whole-game scenarios)
+from medviz.rules.medempires.game.state import ACTIVE_DATA as _ACTIVE_DATA  # noqa: E402  (the active game data)

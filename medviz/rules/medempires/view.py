@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from medviz.rules.medempires.gamedata import GameData, load_game_data
-from medviz.rules.medempires.mapdata import GameMap, load_map
+from medviz.rules.medempires.gamedata import GameData
+from medviz.rules.medempires.mapdata import GameMap
 
 UNIT_CODES = ("FA", "L", "R", "M", "F")
 
@@ -54,9 +54,14 @@ def _status_at_start(data: GameData) -> dict[str, str]:
 
 def setup_view(scenario: str = "vespers-1282", data: GameData | None = None,
                game_map: GameMap | None = None) -> dict[str, Any]:
-    """The view of a scenario at set-up, from the default deployment (3.1–3.3)."""
-    data = data or load_game_data()
-    game_map = game_map or load_map()
+    """The view of a scenario at set-up, from the default deployment (3.1–3.3).
+
+    ``data``/``game_map`` default to the active game's (``using_data``), else the shipped ones.
+    """
+    from medviz.rules.medempires.game import state as _state
+
+    data = data or _state.game_data()
+    game_map = game_map or _state.game_map()
     sc = data.scenarios[scenario]
     dep = data.deployments[scenario]
     status = _status_at_start(data)
@@ -108,8 +113,17 @@ def state_view(state: Any, overlays: list[dict[str, Any]] | None = None, *,
     """The view of a whole-game state (``medviz.rules.medempires.game``).
 
     ``turn``/``phase`` name the moment when it is not yet in the state (a phase's first event
-    carries the new phase before the state's own phase change follows it).
+    carries the new phase before the state's own phase change follows it). The view reads the
+    map and data the game is played with (its override files, if any).
     """
+    from medviz.rules.medempires.game.state import using_data
+
+    with using_data(state):
+        return _state_view(state, overlays, turn, phase)
+
+
+def _state_view(state: Any, overlays: list[dict[str, Any]] | None, turn: int | None,
+                phase: str | None) -> dict[str, Any]:
     from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
     from medviz.rules.medempires.game.turn import victory_points
 
@@ -121,8 +135,11 @@ def state_view(state: Any, overlays: list[dict[str, Any]] | None = None, *,
     v["turn"], v["phase"] = turn, phase
     if 1 <= turn <= len(sc.turn_years):
         v["years"] = "–".join(map(str, sc.turn_years[turn - 1]))
-    v["title"] = f"{sc.name} — turn {turn}" + (f" ({v['years']})" if v["years"] else "") + \
-        f", {str(phase).replace('-', ' ')}"
+    if turn == 0:  # the set-up (3.0) comes before game turn 1
+        v["title"] = f"{sc.name} — set-up (3.0), before turn 1"
+    else:
+        v["title"] = f"{sc.name} — turn {turn}" + (f" ({v['years']})" if v["years"] else "") + \
+            f", {str(phase).replace('-', ' ')}"
     status = {}
     for power, st in state.status.items():
         status[power] = f"player-{PLAYER_POWERS[power]}" if st == "player" else _view_status(st)

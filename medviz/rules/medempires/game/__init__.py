@@ -11,7 +11,7 @@ from typing import Any
 
 from medviz.engine.events import ChangeEvent
 from medviz.rules.medempires import combat, ruleset
-from medviz.rules.medempires.game import battles, operations, politics, recruitment, turn
+from medviz.rules.medempires.game import battles, deploy, operations, politics, recruitment, turn
 from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
 from medviz.rules.medempires.game.setup import setup
 from medviz.rules.medempires.game.state import GameState
@@ -20,6 +20,9 @@ from medviz.rules.medempires.game.turn import judge
 SCENARIOS = ("standard", "vespers-1282")
 
 _TASKS = {
+    "game.setup": deploy.task_setup,
+    "game.deploy": deploy.task_deploy,
+    "game.setup-done": deploy.task_setup_done,
     "game.turn": turn.task_turn,
     "game.stratagems": turn.task_stratagems,
     "game.politics": politics.task_politics,

@@ -369,6 +369,12 @@ def _allied(s: GameState, d: Mapping[str, Any]) -> None:
     s.allied_recruits.append(d["power"])
 
 
+@reducer("setup-done")
+def _setup_done(s: GameState, d: Mapping[str, Any]) -> None:
+    refresh_control(s)
+    s.start_ctl = dict(s.ctl)
+
+
 @reducer("game-ends")
 def _ends(s: GameState, d: Mapping[str, Any]) -> None:
     s.finished = True

@@ -1,7 +1,9 @@
 """Whole-game change events in plain words (for logs, notebooks and exported replays).
 
 ``describe_change(change, data)`` returns a sentence, or None for changes it does not know
-(the ruleset's own ``describe`` keeps the battle changes).
+(the ruleset's own ``describe`` keeps the battle changes). Names come from the active data: read
+a game played with override files inside ``using_data(history)`` to see its own names; outside,
+an id the shipped data lacks is shown as the id.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def _king(k: Any) -> str:
 def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     """One whole-game change in plain words, or None."""
     if change == "unit-placed":
+        if d.get("setup"):
+            return f"{_unit(d)} sets up in {_area(d['area'])}"
         return f"{_unit(d)} {'recruited' if d.get('recruited') else 'placed'} in {_area(d['area'])}"
     if change == "unit-removed":
         why = d.get("reason") or ("set aside for the Crusade" if d.get("to") == "crusade" else "")
@@ -44,7 +48,7 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "force-formed":
         units = ", ".join(f"{n} {UNIT_NAMES.get(c, c)}" for _, c, n in d["units"])
         kings = f" with {', '.join(_king(k) for k in d.get('kings', ()))}" if d.get("kings") else ""
-        power = game_data().powers[str(d["power"])].name
+        power = _power(d["power"])
         return f"a force of {power} ({units}){kings} is activated in {_area(d['area'])}"
     if change == "force-ops":
         return f"the force has {d['ops']} OPs" + (" (capped at 15)" if d.get("cap") else "")
@@ -63,12 +67,14 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "cargo-lost":
         return f"{_unit(d)} is lost at sea"
     if change == "status":
-        power = game_data().powers[str(d["power"])].name
+        power = _power(d["power"])
         st = str(d["status"])
         words = {"neutral": "neutral"}.get(st, st.replace("ally:", "allied to Player ").replace("vassal:", "a vassal of Player "))
         return f"{power} becomes {words}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "treasury":
         return f"Player {d['side']} now has {d['tp']} TP ({d.get('why', '')})"
+    if change == "king-placed" and d.get("setup"):
+        return f"{_king(d['king'])} sets up in {_area(d['area'])}"
     if change == "king-placed":
         return f"{_king(d['king'])} takes the throne in {_area(d['area'])}"
     if change == "king-died":
@@ -76,9 +82,9 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "king-moved":
         return f"{_king(d['king'])} moves to {_area(d['to'])}"
     if change == "marker-drawn":
-        return f"Player {d['side']} takes a {game_data().stratagems[str(d['marker'])].name} marker"
+        return f"Player {d['side']} takes a {_marker(d['marker'])} marker"
     if change == "marker-spent":
-        return f"Player {d['side']} plays {game_data().stratagems[str(d['marker'])].name}" + (
+        return f"Player {d['side']} plays {_marker(d['marker'])}" + (
             f" ({d['use']})" if d.get("use") else "")
     if change == "pope":
         if d.get("side"):
@@ -106,6 +112,11 @@ def _side(side: Any) -> str:
     return {"A": "Player A", "B": "Player B"}.get(str(side), str(side))
 
 
+def _marker(m: Any) -> str:
+    marker = game_data().stratagems.get(str(m))
+    return marker.name if marker else str(m)
+
+
 def _power(p: Any) -> str:
     power = game_data().powers.get(str(p))
     return power.name if power else str(p)
@@ -122,6 +133,7 @@ _BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "units-done": lambda d: f"{_unit(d)} in {_area(d['area'])} {'have' if int(d.get('n', 1)) > 1 else 'has'} finished for this turn",
     "markers-return": lambda d: "stratagem markers go back to the cup",
     "game-ends": lambda d: "the game ends",
+    "setup-done": lambda d: "every counter is placed: the set-up is complete (3.0)",
     "force-picks-up": lambda d: f"the force picks up {_unit(d)}",
     "force-drops": lambda d: f"the force drops off {_unit(d)}",
     "king-joins": lambda d: f"{_king(d['king'])} joins the force",

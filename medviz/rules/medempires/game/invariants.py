@@ -59,6 +59,41 @@ def violations(s: GameState, *, stacking: bool = False) -> list[str]:
     return out
 
 
+def setup_violations(s: GameState) -> list[str]:
+    """Every broken set-up rule (3.0-3.3.1) of a state whose set-up is complete (empty when sound)."""
+    data, m = game_data(), game_map().areas
+    land = ("FA", "L", "R", "M")
+    out: list[str] = []
+    where: dict[str, dict[str, dict[str, int]]] = {}
+    for area, units in s.units.items():
+        for (p, c), n in units.items():
+            if n:
+                where.setdefault(p, {}).setdefault(area, {})[c] = n
+    for power, st in data.setup.items():
+        rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+        mine = where.get(power, {})
+        counts: dict[str, int] = {}
+        for area, units in mine.items():
+            for c, n in units.items():
+                counts[c] = counts.get(c, 0) + n
+                if c in land and area not in st.land_areas:
+                    out.append(f"{rule}: {power} {c} set up in {area}, not one of its areas")
+                if c == "F" and not any(area in m[x].coasts for x in st.fleet_coasts):
+                    out.append(f"{rule}: {power} fleet set up in {area}, next to none of {', '.join(st.fleet_coasts)}")
+        for code, n in st.units.items():
+            if code != "K" and counts.get(code, 0) != n:
+                out.append(f"{rule}: {counts.get(code, 0)} {power} {code} set up, the set-up has {n}")
+        for area in st.must_occupy:
+            if not any(c in land for c in mine.get(area, {})):
+                out.append(f"{rule}: no {power} land unit in {area}")
+        king = data.starting_king(power)
+        if king is not None and st.units.get("K", 0):
+            at = s.kings.get(king.id)
+            if at not in st.king_areas or not any(c in land for c in mine.get(at, {})):
+                out.append(f"3.0: {king.id} set up in {at}, not a listed area holding a {power} land unit")
+    return out
+
+
 def replay_states(scenario: str, options: dict[str, Any], events: Any) -> Iterator[tuple[Any, GameState]]:
     """Yield (event, state after it) by folding the change events from set-up, like ``state_at``."""
     s = initial_state(scenario, options)

@@ -19,6 +19,21 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
     text = str(choice)
     f = state.force if isinstance(state, GameState) else None
     m = game_map().areas
+    if decision.startswith("setup/") and state is not None:
+        from medviz.rules.medempires.game.deploy import land_options
+        from medviz.rules.medempires.game.state import game_data
+
+        _, power, unit = decision.split("/")
+        st = game_data().setup[power]
+        rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+        if unit == "king":
+            return (f"the King starts in one of {', '.join(st.king_areas)} that holds one of its land units", "3.0")
+        if unit.startswith("F-"):
+            return (f"fleets start in a sea area next to {', '.join(st.fleet_coasts)}", rule)
+        if text in st.land_areas:
+            return (f"every one of {', '.join(st.must_occupy)} must hold a land unit; the units left must go to "
+                    f"{', '.join(land_options(state, st, 1))}", rule)
+        return (f"{game_data().powers[power].name} sets up only in {', '.join(st.land_areas)}", rule)
     if "/ops-" in decision and "/action-" in decision and f is not None:
         verb, _, arg = text.partition(":")
         if f.restricted and verb in ("embark", "debark", "land", "attack", "raid", "embark-king"):

@@ -103,6 +103,31 @@ def _scenario_values(gm: _Same, data: _Same, scenario: str) -> dict[str, int]:
     return vals
 
 
+def default_placement(scenario: str, power: str) -> dict[str, str]:
+    """Set-up decision tail (``FA-2``, ``king``, ``F-1``) -> area, from the default deployment."""
+    return _default_placement(_Same(game_data()), scenario, power)
+
+
+@lru_cache(maxsize=256)
+def _default_placement(data: _Same, scenario: str, power: str) -> dict[str, str]:
+    dep = data.obj.deployments[scenario].powers[power]
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for code in ("FA", "L", "R", "M"):
+        for area, codes in dep.land.items():
+            for c in codes:
+                if c == code:
+                    seen[code] = seen.get(code, 0) + 1
+                    out[f"{code}-{seen[code]}"] = area
+    for area, codes in dep.land.items():
+        if "K" in codes:
+            out["king"] = area
+    for n, fleet in enumerate(dep.fleets, 1):
+        if fleet.sea is not None:
+            out[f"F-{n}"] = fleet.sea
+    return out
+
+
 def targets(state: GameState, side: str) -> dict[str, int]:
     """Areas worth attacking: held by the enemy (total or partial), with their value."""
     foe = other_side(side)
@@ -133,6 +158,8 @@ class Heuristic:
         side = point.actor
         if "/battle/" in d:
             return self._battle(point)
+        if d.startswith("setup/"):
+            return self._setup(s, d, opts)
         tail = d.rsplit("/", 1)[-1]
         if "/stratagems/" in d:
             return min(opts, key=lambda o: (_LOSS.get(o.split("|")[-1], 5), o))
@@ -145,6 +172,12 @@ class Heuristic:
         if "/end/" in d:
             return self._end(s, side, d, tail, opts)
         return opts[0]
+
+    def _setup(self, s: GameState, d: str, opts: list[Any]) -> Any:
+        """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml)."""
+        _, power, unit = d.split("/")
+        want = default_placement(s.scenario, power).get(unit)
+        return want if want in opts else opts[0]
 
     def _targets(self, s: GameState, side: str) -> dict[str, int]:
         """Areas worth attacking and their value (a hook for the historical player)."""

@@ -1,20 +1,196 @@
-"""Setting up a game (3.0-3.3.1) from the game data's default deployment of the scenario."""
+"""Setting up a game (3.0-3.3.1) from the game data's default deployment of the scenario.
+
+Options may carry a user's map / game-data override files (``map_override``, ``data_override``:
+their parsed content, so a saved history replays anywhere); ``data_for_options`` builds the map
+and data they make, once per content, and the game's state keeps them (``GameState.data_pair``).
+"""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from medviz.engine.errors import MalformedInput
+from medviz.engine.errors import DataError, MalformedInput
+from medviz.engine.events import thaw
 from medviz.engine.game import Task
-from medviz.rules.medempires.game.state import PLAYER_POWERS, GameState, game_data, game_map, refresh_control
+from medviz.rules.datafiles import has_provenance, load_toml
+from medviz.rules.medempires.game.state import (
+    PLAYER_POWERS,
+    DataPair,
+    GameState,
+    game_data,
+    game_map,
+    refresh_control,
+    shipped_data,
+    using_data,
+)
+
+#: Reserved option names: the parsed content of a user's map / game-data override file.
+MAP_OVERRIDE = "map_override"
+DATA_OVERRIDE = "data_override"
+OVERRIDE_KEYS = (MAP_OVERRIDE, DATA_OVERRIDE)
+
+#: Pairs built from override contents, by content (branching and re-runs do not re-parse).
+_PAIRS: dict[str, DataPair] = {}
+_PAIRS_MAX = 16
+
+
+def read_override(path: str | Path) -> dict[str, Any]:
+    """An override file as an option value: ``{"file": name, "content": parsed TOML}``.
+
+    A missing file or bad TOML is ``MalformedInput`` naming the file; dates and times (which a
+    history's JSON cannot keep) are refused naming the entry.
+    """
+    content = load_toml(path)
+    problems: list[str] = []
+    _json_problems(content, str(path), problems)
+    if problems:
+        raise DataError(problems, source=str(path))
+    return {"file": str(path), "content": content}
+
+
+def override_options(map_file: str | Path | None = None, data_file: str | Path | None = None,
+                     **switches: bool) -> dict[str, Any]:
+    """Options for ``play``: switches plus the content of a map and/or game-data override file."""
+    out: dict[str, Any] = dict(switches)
+    if map_file is not None:
+        out[MAP_OVERRIDE] = read_override(map_file)
+    if data_file is not None:
+        out[DATA_OVERRIDE] = read_override(data_file)
+    return out
+
+
+def _json_problems(value: Any, where: str, problems: list[str]) -> None:
+    """Values a history's JSON cannot keep exactly (dates, times, non-finite numbers)."""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                problems.append(f"{where}: key {k!r} is not text")
+            name = v.get("id") if isinstance(v, Mapping) and isinstance(v.get("id"), str) else None
+            _json_problems(v, f"{where}: {k}" + (f" {name!r}" if name else ""), problems)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            name = v.get("id") if isinstance(v, Mapping) and isinstance(v.get("id"), str) else f"#{i + 1}"
+            _json_problems(v, f"{where} entry {name!r}" if isinstance(v, Mapping) else f"{where}[{i}]", problems)
+    elif isinstance(value, float) and not math.isfinite(value):
+        problems.append(f"{where}: {value!r} is not a finite number")
+    elif value is not None and not isinstance(value, (str, int, float, bool)):
+        problems.append(f"{where}: a {type(value).__name__} value cannot be kept in a history (use text)")
+
+
+def _override_value(scenario: str, name: str, value: Any) -> tuple[str, dict[str, Any]]:
+    """The (file name, content) of an override option, or ``MalformedInput`` saying what is wrong."""
+    value = thaw(value)
+    if isinstance(value, (str, Path)):
+        raise MalformedInput(
+            f"{scenario}: option {name!r} must hold the file's content, not its name {str(value)!r}; "
+            f"build the options with override_options(map_file=..., data_file=...)")
+    if not isinstance(value, dict) or not isinstance(value.get("content"), dict) \
+            or not isinstance(value.get("file", ""), str) or set(value) - {"file", "content"}:
+        raise MalformedInput(
+            f"{scenario}: option {name!r} must be {{'file': name, 'content': parsed TOML}} "
+            f"(see override_options), not {type(value).__name__}")
+    origin = str(value.get("file") or name)
+    problems: list[str] = []
+    _json_problems(value["content"], origin, problems)
+    if problems:
+        raise DataError(problems, source=origin)
+    return origin, value["content"]
+
+
+def _provenance_problems(name: str, content: Mapping[str, Any], origin: str) -> list[str]:
+    """Every entry of an override must say where it comes from (rule, reconstructed, ruling, source)."""
+    problems: list[str] = []
+    groups: list[tuple[str, Any]] = []
+    if name == MAP_OVERRIDE:
+        groups = [(f"[[{k}]]", v) for k, v in content.items()]
+    else:
+        for stem, tables in content.items():
+            if isinstance(tables, Mapping):
+                groups += [(f"[[{stem}.{t}]]", v) for t, v in tables.items()]
+    for where, entries in groups:
+        if not isinstance(entries, list):
+            continue  # the loaders report the shape
+        for i, e in enumerate(entries):
+            if isinstance(e, Mapping) and not has_provenance(e):
+                problems.append(f"{origin}: {where} entry {e.get('id', f'#{i + 1}')!r} has no provenance "
+                                f"(add rule = \"x.y\" or reconstructed = \"why\")")
+    return problems
+
+
+def data_for_options(scenario: str, options: Mapping[str, Any] | None) -> DataPair | None:
+    """The map and game data the options' override files make (None: the shipped data).
+
+    Built once per distinct content (cached), checked like the shipped data; a bad override is
+    ``DataError`` or ``MalformedInput`` naming the file and the entry.
+    """
+    from medviz.rules.medempires.gamedata import load_game_data
+    from medviz.rules.medempires.mapdata import load_map
+
+    given = {k: options[k] for k in OVERRIDE_KEYS if options and options.get(k) is not None}
+    if not given:
+        return None
+    parsed = {k: _override_value(scenario, k, v) for k, v in given.items()}
+    key = json.dumps({k: [o, c] for k, (o, c) in parsed.items()}, sort_keys=True, ensure_ascii=False)
+    pair = _PAIRS.get(key)
+    if pair is not None:
+        return pair
+    problems: list[str] = []
+    for k, (origin, content) in parsed.items():
+        problems += _provenance_problems(k, content, origin)
+    if problems:
+        raise DataError(problems, source=", ".join(o for o, _ in parsed.values()))
+    fresh = json.loads(key)  # private copies: the loaders never see the caller's dicts
+    map_origin = fresh[MAP_OVERRIDE][0] if MAP_OVERRIDE in fresh else None
+    if map_origin is not None:
+        try:
+            m = load_map(fresh[MAP_OVERRIDE][1], origin=map_origin)
+        except DataError as exc:
+            raise DataError(exc.problems, source=f"map override {map_origin}") from None
+    else:
+        m = shipped_data().game_map
+    try:
+        if DATA_OVERRIDE in fresh:
+            origin, content = fresh[DATA_OVERRIDE]
+            d = load_game_data(content, game_map=m, origin=origin)
+        else:
+            d = load_game_data(game_map=m)
+    except DataError as exc:
+        if DATA_OVERRIDE in fresh:
+            where = f"data override {fresh[DATA_OVERRIDE][0]}" + (f" (with map {map_origin})" if map_origin else "")
+        else:
+            where = f"map override {map_origin}: the shipped game data does not fit this map"
+        raise DataError(exc.problems, source=where) from None
+    pair = DataPair(m, d, " + ".join(o for o, _ in parsed.values()), key)
+    if len(_PAIRS) >= _PAIRS_MAX:
+        _PAIRS.pop(next(iter(_PAIRS)))
+    _PAIRS[key] = pair
+    return pair
+
+
+def pair_from_key(key: str) -> DataPair:
+    """Rebuild (or find in the cache) the pair whose ``DataPair.key`` is ``key`` (unpickling)."""
+    parsed = json.loads(key)
+    pair = data_for_options("game", {k: {"file": o, "content": c} for k, (o, c) in parsed.items()})
+    assert pair is not None
+    return pair
 
 
 def parse_options(scenario: str, options: Mapping[str, Any]) -> dict[str, bool]:
-    """Optional rules (14.x) and reading switches: names from scenarios.toml, values true/false."""
-    data = game_data()
+    """Optional rules (14.x) and reading switches: names from scenarios.toml, values true/false.
+
+    The reserved names ``map_override``/``data_override`` carry override files' content; they
+    are checked here (they must load) but are not switches, so they are not in the result.
+    """
+    pair = data_for_options(scenario, options)
+    data = pair.game_data if pair is not None else game_data()
     out = {o.id: o.default for o in data.options.values()}
     for name, value in dict(options or {}).items():
+        if name in OVERRIDE_KEYS:
+            continue
         if name not in data.options:
             raise MalformedInput(f"{scenario}: unknown option {name!r}; known: {', '.join(sorted(data.options))}")
         if not isinstance(value, bool):
@@ -24,13 +200,23 @@ def parse_options(scenario: str, options: Mapping[str, Any]) -> dict[str, bool]:
 
 
 def initial_state(scenario: str, options: Mapping[str, Any]) -> GameState:
-    """The state after set-up (3.1 Player A, 3.2 Player B, 3.3.1 the other powers)."""
+    """The state after set-up (3.1 Player A, 3.2 Player B, 3.3.1 the other powers).
+
+    With override files in the options the state carries their map and data (``data_pair``).
+    """
+    pair = data_for_options(scenario, options)
+    with using_data(pair):
+        s = _initial_state(scenario, options)
+    s.data_pair = pair
+    return s
+
+
+def _initial_state(scenario: str, options: Mapping[str, Any]) -> GameState:
     data = game_data()
     m = game_map()
     sc = data.scenarios.get(scenario)
     if sc is None:
         raise MalformedInput(f"unknown scenario {scenario!r}; known: {', '.join(sorted(data.scenarios))}")
-    dep = data.deployments[scenario]
     s = GameState(scenario=scenario, last_turn=sc.game_turns, options=parse_options(scenario, options))
     for pw in data.powers.values():
         st = pw.status_at_start
@@ -41,16 +227,6 @@ def initial_state(scenario: str, options: Mapping[str, Any]) -> GameState:
     for pw in data.powers.values():
         for a in pw.controlled_at_start:
             s.owner[a] = PLAYER_POWERS.get(pw.id, pw.id)
-    for power, code, where in dep.placements():
-        if where is None:
-            raise MalformedInput(f"{scenario}: a {power} {code} has no area in the default deployment")
-        if code == "K":
-            king = data.starting_king(power)
-            assert king is not None
-            s.kings[king.id] = where
-            continue
-        u = s.units.setdefault(where, {})
-        u[(power, code)] = u.get((power, code), 0) + 1
     refresh_control(s)
     s.start_ctl = dict(s.ctl)
     s.tp = {"A": sc.starting_tp["A"], "B": sc.starting_tp["B"]}
@@ -61,5 +237,7 @@ def initial_state(scenario: str, options: Mapping[str, Any]) -> GameState:
 
 
 def setup(scenario: str, options: Mapping[str, Any]) -> tuple[GameState, list[Task]]:
-    """Initial state and agenda: the first game turn."""
-    return initial_state(scenario, options), [Task.of("game.turn", checkpoint=True, turn=1)]
+    """Initial state and agenda: the set-up (3.x), then the first game turn."""
+    from medviz.rules.medempires.game.deploy import setup_tasks
+
+    return initial_state(scenario, options), [*setup_tasks(scenario), Task.of("game.turn", checkpoint=True, turn=1)]

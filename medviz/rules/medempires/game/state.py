@@ -7,9 +7,11 @@ change (3.4) and kept in ``ctl``; ``owner`` remembers the last holder of total c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from medviz.rules.medempires.combat import BattleState
 from medviz.rules.medempires.gamedata import GameData, load_game_data
@@ -32,16 +34,62 @@ def other_side(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-@lru_cache(maxsize=1)
+class DataPair(NamedTuple):
+    """The map and game data one game is played with (shipped, or patched by override files)."""
+
+    game_map: GameMap
+    game_data: GameData
+    label: str = "shipped data"
+    #: The override files' content as canonical JSON ("" for the shipped data): enough to rebuild it.
+    key: str = ""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the override content (a worker process rebuilds the pair, cached by content)."""
+        return (_pair_from_key, (self.key,))
+
+
+def _pair_from_key(key: str) -> DataPair:
+    """The pair of an override content key (``DataPair.key``); the shipped pair for ""."""
+    if not key:
+        return shipped_data()
+    from medviz.rules.medempires.game.setup import pair_from_key
+
+    return pair_from_key(key)
+
+
+#: The active game's data: set it with ``using_data``, read it through ``game_map``/``game_data``;
+#: None means the shipped data.
+ACTIVE_DATA: ContextVar[DataPair | None] = ContextVar("medempires_data", default=None)
+_active = ACTIVE_DATA.get  # bound once: game_map()/game_data() are called very often
+_SHIPPED: DataPair | None = None
+_SHIPPED_MAP: GameMap | None = None
+_SHIPPED_DATA: GameData | None = None
+
+
+def shipped_data() -> DataPair:
+    """The shipped map and game data, loaded once per process."""
+    global _SHIPPED, _SHIPPED_MAP, _SHIPPED_DATA
+    if _SHIPPED is None:
+        m = load_map()
+        _SHIPPED = DataPair(m, load_game_data(game_map=m))
+        _SHIPPED_MAP, _SHIPPED_DATA = _SHIPPED.game_map, _SHIPPED.game_data
+    return _SHIPPED
+
+
 def game_map() -> GameMap:
-    """The shipped map (cached)."""
-    return load_map()
+    """The active game's map (see ``using_data``), else the shipped map (cached)."""
+    p = _active()
+    if p is None:
+        return _SHIPPED_MAP if _SHIPPED_MAP is not None else shipped_data().game_map
+    return p.game_map
 
 
-@lru_cache(maxsize=1)
 def game_data() -> GameData:
-    """The shipped game data (cached)."""
-    return load_game_data(game_map=game_map())
+    """The active game's data (see ``using_data``), else the shipped data (cached)."""
+    p = _active()
+    if p is None:
+        return _SHIPPED_DATA if _SHIPPED_DATA is not None else shipped_data().game_data
+    return p.game_data
 
 
 @dataclass
@@ -119,6 +167,7 @@ class GameState:
     chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
         "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})
     finished: bool = False
+    data_pair: DataPair | None = None                             # the game's own map/data; None: shipped
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -136,7 +185,7 @@ class GameState:
             dict(self.concession), self.force.copy() if self.force else None, self.forces,
             self.battle.copy() if self.battle else None, dict(self.battle_info), list(self.taken),
             self.merc_fought, dict(self.recruited_here), list(self.allied_recruits),
-            {k: list(v) for k, v in self.chronicle.items()}, self.finished,
+            {k: list(v) for k, v in self.chronicle.items()}, self.finished, self.data_pair,
         )
 
     # -- who is whose -----------------------------------------------------------------------
@@ -253,6 +302,8 @@ def compute_control(state: GameState, area: str) -> str | None:
 def refresh_control(state: GameState, areas: Any = None) -> None:
     """Recompute control of ``areas`` (all land areas if None); track 3.4 b and 13.0 'taken'."""
     m = game_map().areas
+    sc = game_data().scenarios.get(state.scenario)
+    guarded = sc.victory.get("a_must_not_take", ()) if sc is not None else ()  # 13.0
     for a in (areas if areas is not None else state.ctl.keys()):
         if m[a].kind != "land":
             continue
@@ -260,14 +311,8 @@ def refresh_control(state: GameState, areas: Any = None) -> None:
         state.ctl[a] = c
         if c is not None and c != "partial" and state.units.get(a):
             state.owner[a] = c  # 3.4 b: remember who last held it by occupation
-        if c == "A" and a in VESPERS_GUARDED and a not in state.taken:
+        if c == "A" and a in guarded and a not in state.taken:
             state.taken.append(a)
-
-
-#: 13.0: the Aragonese areas France must not take (filled from scenarios.toml at import).
-VESPERS_GUARDED: frozenset[str] = frozenset(
-    game_data().scenarios["vespers-1282"].victory.get("a_must_not_take", ()) if "vespers-1282" in game_data().scenarios else ()
-)
 
 
 def sea_control(state: GameState, sea: str) -> str | None:
@@ -285,3 +330,38 @@ def friendly_port_seas(state: GameState, side: str) -> set[str]:
         if c == side and m[a].city:
             out |= m[a].ports
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Which data a game is played with (user override files, docs/data-provenance.md)
+# --------------------------------------------------------------------------------------------
+def data_of(subject: Any) -> DataPair | None:
+    """The data a game state, history or pair is played with; None for the shipped data."""
+    if subject is None or isinstance(subject, DataPair):
+        return subject
+    if isinstance(subject, GameState):
+        return subject.data_pair
+    final = getattr(subject, "final_state", None)  # a History
+    if final is not None:
+        return getattr(final, "data_pair", None)
+    return getattr(subject, "data_pair", None)
+
+
+@contextmanager
+def using_data(subject: Any) -> Iterator[DataPair | None]:
+    """Make ``game_map()``/``game_data()`` read this game's data inside the block.
+
+    ``subject`` is a ``GameState``, a ``History`` (its final state), a ``DataPair`` or None
+    (the shipped data). The previous data is restored on leaving, also on an error.
+    """
+    pair = data_of(subject)
+    token = ACTIVE_DATA.set(pair)
+    try:
+        yield pair
+    finally:
+        ACTIVE_DATA.reset(token)
+
+
+def active_data() -> DataPair | None:
+    """The pair set by the innermost ``using_data`` (None: the shipped data)."""
+    return ACTIVE_DATA.get()
