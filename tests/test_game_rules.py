@@ -403,6 +403,27 @@ def test_8_1_dead_kings_go_back_to_the_pool() -> None:
     assert "peter_iii" in r.state.king_pools["aragon"] and "peter_iii" not in r.state.kings
 
 
+def test_8_1_house_rule_dead_kings_stay_dead() -> None:
+    s = set_up_state("standard", {"dead_kings_stay_dead": True})
+    assert s.options["dead_kings_stay_dead"]
+    s.last_turn = 1
+    r = run_tasks(s, [Task.of("game.end-of-turn")], {}, overrides={"GT1/end/king-death/peter_iii": 6})
+    st = r.state
+    assert "peter_iii" not in st.king_pools["aragon"] and "peter_iii" not in st.kings and st.king_due["aragon"]
+    # with the pool empty, no King comes, and the log says why
+    st.king_pools["aragon"] = []
+    st.turn, st.phase = 2, "recruitment"
+    r2 = run_tasks(st, [Task.of("game.recruitment")])
+    assert not any(game_data_king(k) == "aragon" for k in r2.state.kings)
+    assert any(isinstance(e, ReportEvent) and e.report == "no-king-left" for e in r2.events)
+
+
+def game_data_king(king: str) -> str:
+    from medviz.rules.medempires.game.state import game_data
+
+    return game_data().kings[king].power
+
+
 def test_7_3_rebellion_in_a_conquered_home_area() -> None:
     s = set_up_state("standard", {})
     s.units["navarre"] = {("aragon", "FA"): 1}  # Aragon has conquered Navarre; no Navarrese unit is left

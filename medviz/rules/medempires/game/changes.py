@@ -261,10 +261,11 @@ def _king_moved(s: GameState, d: Mapping[str, Any]) -> None:
 
 @reducer("king-died")
 def _king_died(s: GameState, d: Mapping[str, Any]) -> None:
-    """8.1: the King leaves the map for his faction's King pool; a new one is due."""
+    """8.1: the King leaves the map for his faction's King pool (not with ``dead_kings_stay_dead``); a new one is due."""
     s.kings.pop(d["king"], None)
     s.king_due[d["power"]] = True
-    s.king_pools.setdefault(d["power"], []).append(d["king"])
+    if not s.options.get("dead_kings_stay_dead"):
+        s.king_pools.setdefault(d["power"], []).append(d["king"])
     if s.force is not None:
         if d["king"] in s.force.kings:
             s.force.kings.remove(d["king"])

@@ -155,6 +155,7 @@ _REPORTS: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
     "victory": lambda a, d: f"victory: {_side(d['winner']) if d['winner'] != 'draw' else 'a draw'} — {d['reason']}",
     "move-cancelled": lambda a, d: f"move cancelled: {d['reason']}",
     "no-place-for-king": lambda a, d: f"no place for a new {_power(d['power'])} King this turn (8.1)",
+    "no-king-left": lambda a, d: f"no {_power(d['power'])} King is left in the pool: none comes (8.1, dead Kings stay dead)",
     "cup-empty": lambda a, d: "the stratagem cup is empty",
 }
 

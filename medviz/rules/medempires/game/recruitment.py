@@ -28,7 +28,7 @@ def task_recruitment(state: GameState, ctx: Context) -> None:
     begin(state, ctx, "recruitment")
     collect_treasury(state, ctx)
     for power in ("france", "anjou", "aragon"):
-        if state.king_due.get(power) and state.king_pools.get(power):
+        if state.king_due.get(power):
             new_king(state, ctx, power)
     for side in SIDES:
         crusaders_return(state, ctx, side)
@@ -83,6 +83,9 @@ def new_king(state: GameState, ctx: Context, power: str) -> None:
                    and any(p == power and n > 0 for (p, _), n in state.units.get(a, {}).items()))
     if not areas:
         ctx.report("no-place-for-king", actor=side, power=power)
+        return
+    if not state.king_pools.get(power):
+        ctx.report("no-king-left", actor=side, power=power)  # only with dead_kings_stay_dead
         return
     king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", sorted(state.king_pools[power]), actor=side,
                     purpose=f"new King of {game_data().powers[power].name} (8.1)")
