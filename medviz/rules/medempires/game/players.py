@@ -520,6 +520,12 @@ EXPEDITION = ("M", "M")
 #: New Aragonese units go to Sicily unless a frontier area faces French strength this much greater
 #: than its own (tuned over seeds 0-39: Sicily held more often, the heartland no weaker).
 HOME_ALARM = 4
+#: Politics as the war was waged (gazetteer section 3): the Angevin side works through the Papacy
+#: (Martin IV excommunicated Peter and preached the crusade of 1285) and the maritime republics; it
+#: never won the Sicilians back (they rose against Anjou and in 1296 crowned Frederick III rather
+#: than return), so the historical Player A makes no attempt on Sicily.
+HISTORY_POLITICS: dict[str, tuple[str, ...]] = {"A": ("papal_states", "genoa", "pisa")}
+NEVER_COURTED: dict[str, tuple[str, ...]] = {"A": ("sicily",)}
 
 
 @dataclass(frozen=True)
@@ -547,6 +553,21 @@ class Historical(Heuristic):
             if s.ctl.get(a) in (foe, "partial"):
                 tg[a] = tg.get(a, 0) + bonus
         return tg
+
+    def _politics(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        """Attempts the war saw (the Papacy, the maritime republics), none on Sicily for Anjou."""
+        if not self._vespers(s) or tail != side:
+            return super()._politics(s, side, d, tail, opts)
+
+        def target(o: str) -> str:
+            return o.partition(":")[2].split("@")[0]
+
+        opts = [o for o in opts if target(o) not in NEVER_COURTED.get(side, ())] or opts
+        for power in HISTORY_POLITICS.get(side, ()):
+            for kind in ("diplomacy", "vassalage"):
+                if f"{kind}:{power}" in opts:
+                    return f"{kind}:{power}"
+        return super()._politics(s, side, d, tail, opts)
 
     def _realm(self, s: GameState, side: str, area: str) -> tuple[str, ...] | None:
         """The Aragonese realm (home or Sicily) whose armies must not leave it, or None."""
