@@ -139,6 +139,37 @@ def targets(state: GameState, side: str) -> dict[str, int]:
     return out
 
 
+#: Per-decision memo, live only inside ``Heuristic.choose`` (the state is fixed meanwhile).
+_MEMO: dict[tuple[int, str, str], Any] | None = None
+
+
+def enemy_strength(state: GameState, area: str, side: str) -> int:
+    """``strength`` of the other side's land units in ``area`` (memoised within one decision)."""
+    memo = _MEMO
+    if memo is None:
+        return strength(enemy_land(state, area, side))
+    key = (id(state), area, side)
+    v = memo.get(key)
+    if v is None:
+        v = memo[key] = strength(enemy_land(state, area, side))
+    return v
+
+
+def _units_by_power(state: GameState) -> dict[str, int]:
+    """Units on the map per power (memoised within one decision)."""
+    memo = _MEMO
+    key = (id(state), "units-by-power", "")
+    if memo is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    out: dict[str, int] = {}
+    for u in state.units.values():
+        for (p, _), n in u.items():
+            out[p] = out.get(p, 0) + n
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
 def enemy_land(state: GameState, area: str, side: str) -> dict[Key, int]:
     """The other side's land units in ``area``."""
     return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] != "F"}
@@ -152,6 +183,14 @@ class Heuristic:
 
     def choose(self, point: DecisionPoint) -> Any:
         """Pick one of ``point.options``."""
+        global _MEMO
+        _MEMO = {}  # the state cannot change while we think: per-decision memo (see enemy_strength)
+        try:
+            return self._choose(point)
+        finally:
+            _MEMO = None
+
+    def _choose(self, point: DecisionPoint) -> Any:
         d = point.decision
         opts = list(point.options)
         s: GameState = point.state
@@ -231,7 +270,7 @@ class Heuristic:
         m = game_map().areas
         areas = [a for a, c in s.owner.items() if c == power] + list(game_data().powers[power].home_areas)
         cities = len({a for a in areas if m[a].city})
-        units = sum(n for u in s.units.values() for (p, _), n in u.items() if p == power)
+        units = _units_by_power(s).get(power, 0)
         vals = scenario_values(s, side)
         key = sum(vals.get(a, 0) for a in set(areas) if vals.get(a, 0) > 1)
         return cities + 0.3 * units + key
@@ -267,7 +306,7 @@ class Heuristic:
         def score(a: str) -> tuple[float, str]:
             if m[a].kind == "sea":
                 return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
-            threat = sum(strength(enemy_land(s, b, side)) for b in m[a].neighbours)
+            threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
             near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
             own = strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
             return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
@@ -323,7 +362,7 @@ class Heuristic:
             dd = dist.get(a)
             if dd is None or dd > 4:
                 continue
-            enemy = strength(enemy_land(s, a, side))
+            enemy = enemy_strength(s, a, side)
             if st < enemy + 1:
                 continue
             if dd == 0 and not enemy:
@@ -350,7 +389,7 @@ class Heuristic:
         dist = sea_distances(sea)
         best = 0.0
         for a, val in self._naval_targets(s, side, tg).items():
-            enemy = strength(enemy_land(s, a, side))
+            enemy = enemy_strength(s, a, side)
             if 2 * carry < enemy + 2:
                 continue
             dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
@@ -382,7 +421,7 @@ class Heuristic:
 
     def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         st = strength(f.units)
-        here_enemy = strength(enemy_land(s, f.area, side))
+        here_enemy = enemy_strength(s, f.area, side)
         if "attack" in opts and st >= here_enemy + 1:
             return "attack"
         if here_enemy and f.area in self._targets(s, side):
@@ -398,7 +437,7 @@ class Heuristic:
                 dd = dist.get(a)
                 if dd is None or dd > 3:
                     continue
-                if strength(enemy_land(s, a, side)) + 1 > st:
+                if enemy_strength(s, a, side) + 1 > st:
                     continue
                 v = val / (1 + dd)
                 if s.ctl.get(b) not in ("A", "B", "partial", None) and s.status.get(str(s.ctl.get(b))) == "neutral":
@@ -432,7 +471,7 @@ class Heuristic:
         best_t, best_v = None, 0.0
         dist = sea_distances(f.area)
         for a, val in tg.items():
-            if strength(enemy_land(s, a, side)) + 1 > carry:
+            if enemy_strength(s, a, side) + 1 > carry:
                 continue
             dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
             if dd > f.ops:
@@ -589,7 +628,7 @@ class Historical(Heuristic):
             return strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
 
         def danger(a: str) -> tuple[int, str]:
-            threat = sum(strength(enemy_land(s, b, side)) for b in m[a].neighbours)
+            threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
             return (-(threat - own(a)), a)
 
         guard = [a for a in opts if a in ARAGON_HOME[:4] and s.ctl.get(a) == "B"]
@@ -634,7 +673,7 @@ class Historical(Heuristic):
 
     def _malta_fleet(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """Lauria's Malta (1283): a fleet off Sicily carries Sicily's Aragonese troops to the island."""
-        if self._malta_power(s, side) < strength(enemy_land(s, "malta", side)) + 1:
+        if self._malta_power(s, side) < enemy_strength(s, "malta", side) + 1:
             return None
         m = game_map().areas
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and s.side_units(a, side) for x in m[a].coasts}
@@ -707,7 +746,7 @@ class Historical(Heuristic):
     def _malta_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
         """Load Sicily's Aragonese troops and land on Malta; None when that is not on."""
         m = game_map().areas
-        need = strength(enemy_land(s, "malta", "B")) + 1
+        need = enemy_strength(s, "malta", "B") + 1
         if "land:malta" in opts and strength(f.cargo) >= need:
             return "land:malta"
         embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] in SICILY_LANDING
@@ -732,11 +771,11 @@ class Historical(Heuristic):
 
         def ashore(o: str) -> tuple[int, int, str]:
             land = o.split(":")[1]
-            return (0 if s.ctl.get(land) == "B" else 1, strength(enemy_land(s, land, "B")), o)
+            return (0 if s.ctl.get(land) == "B" else 1, enemy_strength(s, land, "B"), o)
 
         debarks = [o for o in opts if o.startswith("debark:") and o.split(":")[1] in SICILY_LANDING]
         lands = [o for o in opts if o.startswith("land:") and o[5:] in SICILY_LANDING
-                 and strength(enemy_land(s, o[5:], "B")) < carry + 2]
+                 and enemy_strength(s, o[5:], "B") < carry + 2]
         if debarks or lands:
             return min(debarks + lands, key=ashore)
         goal = {x for land in SICILY_LANDING for x in m[land].coasts}

@@ -33,12 +33,12 @@ def rebellion_targets(state: GameState, side: str) -> list[str]:
     """7.3: powers that began neutral, a home area totally held by the other side, no ground unit on the map."""
     data = game_data()
     out = []
+    foe = other_side(side)
     for pw in sorted(data.powers.values(), key=lambda p: p.id):
-        if pw.status_at_start != "neutral" or state.land_units_on_map(pw.id):
+        held = [home for home in pw.home_areas if state.ctl.get(home) == foe]
+        if not held or pw.status_at_start != "neutral" or state.land_units_on_map(pw.id):
             continue
-        for home in pw.home_areas:
-            if state.ctl.get(home) == other_side(side):
-                out.append(f"{pw.id}@{home}")
+        out += [f"{pw.id}@{home}" for home in held]
     return out
 
 
