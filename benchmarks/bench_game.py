@@ -81,10 +81,35 @@ def main() -> None:
         pr.enable()
         rate("vespers-1282", "heuristic", "heuristic", 10, 2000)
         pr.disable()
+        stats = pstats.Stats(pr)
+        share: Counter[str] = Counter()
+        for (path, _line, _name), (_cc, _nc, own, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+            share[_layer(path)] += own
+        total = sum(share.values())
+        print("Where the time goes (goal missed), own time by part:")
+        for part, t in share.most_common(10):
+            print(f"  {t / total:6.1%}  {part}")
         buf = io.StringIO()
         pstats.Stats(pr, stream=buf).sort_stats("tottime").print_stats(12)
-        print("Where the time goes (goal missed), top functions by own time:")
+        print("Top functions by own time:")
         print("\n".join(line for line in buf.getvalue().splitlines() if line.strip())[:3000])
+
+
+def _layer(path: str) -> str:
+    """Name the part of the code a profiled function belongs to."""
+    if "/medviz/" not in path:
+        return "Python built-ins and stdlib"
+    rel = path.split("/medviz/", 1)[1]
+    names = {
+        "rules/medempires/game/players.py": "players (heuristic thinking)",
+        "engine/game.py": "engine: runner and event recording",
+        "engine/events.py": "engine: event objects",
+        "engine/policy.py": "engine: policies",
+        "rules/medempires/game/state.py": "rules: state queries (side_units, control)",
+        "rules/medempires/game/operations.py": "rules: operations (10-11)",
+        "rules/medempires/game/recruitment.py": "rules: recruitment (6)",
+    }
+    return names.get(rel, "rules: other" if rel.startswith("rules/") else rel)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,13 @@ from typing import Any
 import plotly.graph_objects as go
 import pytest
 import traitlets
+from helpers_sample import sample_battle
 from plotly.callbacks import Points
 
 from medviz.apps import BranchTree, DiceLab, DiceLabModel, ReplayModel, ReplayViewer, branch_tree
 from medviz.apps.model import branch_nodes, normalise_view_at, roll_effects
 from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.engine.history import History, play
-from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.ruleset import RULESET
 from medviz.rules.medempires.view import setup_view
 
@@ -22,8 +22,7 @@ DECISIVE = "battle-1/combat-1/round-1/attacker"
 
 
 def _battle(seed: int = 3) -> History:
-    return play(RULESET, "battle", {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"},
-                seed=seed, players={"attacker": Doctrine(), "defender": Doctrine()})
+    return sample_battle(seed)
 
 
 @pytest.fixture()
@@ -215,6 +214,7 @@ def test_views_are_widgets_built_without_display(battle: History, monkeypatch: p
 
         assert isinstance(w, ipywidgets.VBox)
     import ast
+
     import medviz.apps.model as model_module
 
     tree = ast.parse(open(model_module.__file__, encoding="utf-8").read())
@@ -257,3 +257,67 @@ def test_dice_lab_on_a_whole_game_shows_the_roll_phase_or_the_end() -> None:
     lab.faces.value = 1 if roll.value != 1 else 6
     lab.button.click()
     assert lab.model.current.parent is game and "They part at event" in lab.diff.value
+
+
+def _map_data(fig: Any) -> list[dict[str, Any]]:
+    """A figure's traces as plain data, without the ids FigureWidget gives them."""
+    return [{k: v for k, v in t.to_plotly_json().items() if k != "uid"} for t in fig.data]
+
+
+def test_picking_a_roll_moves_the_dice_lab_map_to_it_at_once() -> None:
+    from medviz.engine.policy import RandomPolicy
+    from medviz.rules.medempires.view import history_view
+    from medviz.viz.state_map import state_map
+
+    game = play(RULESET, "vespers-1282", {}, seed=1, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    lab = DiceLab(game, view_at=history_view)
+    fig = lab.map.figure  # type: ignore[union-attr]
+    first = game.roll(lab.model.selected_roll)
+    other = next(r for r in game.rolls() if getattr(r, "effects", None)
+                 and not any(s.start <= first.seq < s.end and s.start <= r.seq < s.end for s in game.phases()))
+    before = _map_data(fig)
+    lab.rolls.value = other.roll  # picked from the menu: no branch, no toggle
+    assert lab.model.selected_roll == other.roll
+    phase = next(s for s in game.phases() if s.start <= other.seq < s.end)
+    expected = state_map(history_view(game, phase.end - 1), width=1200, height=750)
+    assert _map_data(fig) != before
+    assert _map_data(fig) == _map_data(expected)  # the map is the state at the end of the roll's phase
+    assert fig.layout.title.text == expected.layout.title.text and f"turn {phase.turn}" in fig.layout.title.text
+    # Looking at the end of the game, a pick brings the map back to the picked roll's phase.
+    lab.when.value = "end"
+    assert _map_data(fig) == _map_data(state_map(history_view(game, len(game) - 1), width=1200, height=750))
+    lab.model.select(first.roll)  # as a click on a battle does
+    assert lab.when.value == "phase"
+    first_phase = next(s for s in game.phases() if s.start <= first.seq < s.end)
+    assert _map_data(fig) == _map_data(state_map(history_view(game, first_phase.end - 1), width=1200, height=750))
+
+
+def test_app_maps_follow_the_width_of_the_output_area(battle: History) -> None:
+    lab = DiceLab(battle, view_at=malta_view)
+    viewer = ReplayViewer(battle, view_at=malta_view)
+    for app in (lab, viewer):
+        fig = app.map.figure  # type: ignore[union-attr]
+        assert fig.layout.width is None and fig.layout.autosize is True and fig.layout.height == 750
+        assert fig._config.get("responsive") is True  # plotly.js refits it when the window resizes
+        assert app.layout.width == "100%"
+        # The browser reports a new view: the figure is laid out again, so plotly.js measures its width.
+        sent: list[Any] = []
+        fig.observe(lambda c: sent.append(c["new"]), names="_py2js_update")
+        fig._view_count = 1
+        assert any(m and m.get("layout_data") == {"uirevision": "medviz-1"} for m in sent), sent
+    fixed = DiceLab(battle, view_at=malta_view, map_size=(900, 600))
+    assert fixed.map.figure.layout.width == 900 and fixed.map.figure.layout.height == 600  # type: ignore[union-attr]
+
+
+def test_branch_list_is_as_wide_as_its_longest_entry_and_scrolls(battle: History) -> None:
+    from medviz.apps.tree import CHAR_PX, LIST_PX
+
+    tree = branch_tree(battle)
+    assert tree.select.layout.width == f"{LIST_PX}px"
+    child = battle.branch(DECISIVE, 1)
+    child.branch("battle-1/combat-1/initiative/attacker", 2)
+    tree.model.tree_version += 1
+    longest = max(len(label) for label in tree.labels)
+    assert longest > LIST_PX / CHAR_PX  # longer than the box shows
+    assert int(tree.select.layout.width[:-2]) >= longest * CHAR_PX
+    assert tree.scroller.layout.min_width == f"{LIST_PX}px" and tree.scroller.layout.overflow == "auto"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import copy
 import gzip
 import json
 import re
@@ -11,45 +10,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_sample import ROOT, changing_views, sample_battle
 
 from medviz.cli import main
-from medviz.engine import History, play
+from medviz.engine import History
 from medviz.engine.errors import DataError
 from medviz.export import html as export
 from medviz.export.annotations import parse_annotations
-from medviz.rules.medempires.odds import Doctrine
-from medviz.rules.medempires.ruleset import RULESET
-from medviz.rules.medempires.view import setup_view
-
-ROOT = Path(__file__).resolve().parent.parent
+from medviz.viz.state_map import state_map
 
 MB = 1_000_000
 
 
 @pytest.fixture(scope="module")
 def battle() -> History:
-    return play(RULESET, "battle", {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"}, seed=3,
-                players={"attacker": Doctrine(), "defender": Doctrine()})
+    return sample_battle()
 
 
-def changing_views(n: int) -> Any:
-    """Views derived from the real set-up: Malta changes hands at 5, a battle and a move at 10."""
-    v0 = setup_view()
-
-    def view_at(seq: int) -> dict[str, Any]:
-        v = copy.deepcopy(v0)
-        v["turn"], v["phase"] = 1, "operations-B"
-        if seq >= 5:
-            v["control"]["malta"] = "B"
-            v["units"]["malta"] = {"aragon": {"FA": 1}}
-        if seq >= 10:
-            v["control"]["naples"] = "partial"
-            v["overlays"] = [{"kind": "battle", "area": "naples", "result": "DV", "winner": "attacker"},
-                             {"kind": "move", "side": "B", "power": "aragon",
-                              "path": ["sicily_west", "tyrrhenian_south", "naples"]}]
-        return v
-
-    return view_at
+def test_the_sample_battle_is_the_example_file(battle: History) -> None:
+    example = History.load(ROOT / "examples" / "battle-seed3.json")
+    assert [battle.describe(e) for e in battle.events] == [example.describe(e) for e in example.events]
 
 
 def embedded(page: str) -> dict[str, Any]:
@@ -100,7 +80,7 @@ def test_battle_page_data_follows_the_history(battle: History) -> None:
 
 
 def test_map_page_sends_geometry_once_and_steps_as_deltas(battle: History) -> None:
-    view_at = changing_views(len(battle))
+    view_at = changing_views()
     data = export.page_data(battle, view_at=view_at)
     tl = data.timeline
     assert data.mode == "map" and tl.figure is not None
@@ -115,28 +95,16 @@ def test_map_page_sends_geometry_once_and_steps_as_deltas(battle: History) -> No
 
 
 def test_decoded_steps_equal_the_state_map_of_each_view(battle: History) -> None:
-    fns = export._state_map_functions()
-    if fns is None:
-        pytest.skip("medviz.viz.state_map is not there yet")
-    view_at = changing_views(len(battle))
+    view_at = changing_views()
     tl = export.page_data(battle, view_at=view_at).timeline
     for seq in (0, 5, 12):
-        expected = export._flatten_figure(fns[0](view_at(seq)).to_dict())
+        expected = export._flatten_figure(state_map(view_at(seq)).to_dict())
         got = tl.state(seq)
         for ch, value in got.items():
             if ch[0] != export.PANEL:
                 assert expected.get(ch) == value, (seq, ch)
-
-
-def test_own_drawing_when_there_is_no_state_map(battle: History, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(export, "_state_map_functions", lambda: None)
-    view_at = changing_views(len(battle))
-    tl = export.page_data(battle, view_at=view_at).timeline
-    malta = next(i for i, t in enumerate(tl.figure["data"]) if t.get("uid") == "area-malta")
-    units = next(i for i, t in enumerate(tl.figure["data"]) if t.get("uid") == "units")
-    assert tl.figure["data"][malta]["fillcolor"] == tl.state(0)[(malta, "fillcolor")]  # figure shows init
-    assert tl.state(4)[(malta, "fillcolor")] != tl.state(5)[(malta, "fillcolor")]
-    assert "Ara 1FA" in tl.state(5)[(units, "text")]
+    assert tl.state(4)[(export.PANEL, "panel")] == {"title": "", "lines": []}
+    assert "battle in naples: DV, attacker wins" in tl.state(12)[(export.PANEL, "panel")]["lines"]
 
 
 def test_encoder_round_trips_patches_and_splices() -> None:

@@ -61,6 +61,44 @@ def test_areas(capsys: pytest.CaptureFixture[str]) -> None:
     assert "majorca (land, city Palma)" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("choice, words", [
+    ("urgell|aragon|FA", "Aragon field army in Urgell"),
+    ("tyrrhenian_south|anjou|all", "all Anjou units in Tyrrhenian Sea (south)"),
+    ("aragon:2L", "Aragon two levies"),
+    ("embark:calabria:anjou:FA", "embark Anjou field army from Calabria"),
+    ("move:sicily_west", "move to Sicily (Val di Mazara)"),
+    ("diplomacy:papal_states", "diplomacy with Papal States"),
+    ("france|FA", "France field army"),
+    ("aragon M", "Aragon mercenaries"),
+    ("MA", "military advantage"),
+    ("end phase", "end phase"),
+])
+def test_choices_in_plain_words(choice: str, words: str) -> None:
+    from medviz.rules.medempires.game.describe import describe_choice
+
+    assert describe_choice(choice) == words
+
+
+def test_no_decision_in_a_log_shows_a_raw_option_id() -> None:
+    import re
+
+    from medviz.engine import RandomPolicy, play
+    from medviz.engine.events import DecisionEvent
+    from medviz.rules.medempires.game.players import Heuristic
+    from medviz.rules.medempires.game.state import game_data, game_map
+    from medviz.rules.medempires.ruleset import RULESET
+
+    ids = {a for a in game_map().areas if "_" in a} | {p for p in game_data().powers if "_" in p}
+    for scenario, players in (("vespers-1282", {"A": RandomPolicy(1), "B": RandomPolicy(2)}),
+                              ("standard", {"A": Heuristic(), "B": Heuristic()})):
+        h = play(RULESET, scenario, {"mercenaries": True, "territorial_concessions": True}, seed=5, players=players)
+        for e in h.events:
+            if isinstance(e, DecisionEvent):
+                words = h.describe(e)
+                assert "|" not in words, words
+                assert not set(re.findall(r"[a-z]+(?:_[a-z]+)+", words)) & ids, words
+
+
 def test_every_game_change_has_plain_words() -> None:
     from medviz.engine import RandomPolicy, play
     from medviz.engine.events import ChangeEvent

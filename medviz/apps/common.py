@@ -14,14 +14,40 @@ from medviz.engine.history import History
 __all__ = ["MapPane", "battle_table", "event_log", "notes_html"]
 
 
-class MapPane:
-    """A FigureWidget state map that steps from view to view (geometry sent once)."""
+#: The width (px) a responsive map is laid out for: panel boxes and the map's share of the width are
+#: computed for it; the browser then fits the figure to the width it has (wider or narrower).
+DESIGN_WIDTH = 1200
 
-    def __init__(self, view: Mapping[str, Any], width: int = 1200, height: int = 750) -> None:
+
+class MapPane:
+    """A FigureWidget state map that steps from view to view (geometry sent once).
+
+    With ``width=None`` (the default) the map follows the width of the notebook's output area:
+    the figure has no fixed width, and once the browser has drawn it (plotly.js can only measure
+    an output area that is on the page) it is told to fit that width, as it does again whenever
+    the browser window resizes. Panel boxes are laid out for ``DESIGN_WIDTH``.
+    """
+
+    def __init__(self, view: Mapping[str, Any], width: int | None = None, height: int = 750) -> None:
         from medviz.viz.state_map import state_map
 
-        self.figure = go.FigureWidget(state_map(view, width=width, height=height))
+        figure = state_map(view, width=width or DESIGN_WIDTH, height=height)
+        if width is None:
+            figure.update_layout(width=None, autosize=True)
+        self.figure = go.FigureWidget(figure)
         self.view: Mapping[str, Any] = view
+        if width is None:
+            # plotly.js refits a responsive figure when the window resizes (the widget's config
+            # has no public setter; ``_config`` is what the widget hands to ``Plotly.newPlot``).
+            self.figure._config = {**(self.figure._config or {}), "responsive": True}
+            self.figure.observe(self._fit_when_drawn, names="_view_count")
+
+    def _fit_when_drawn(self, change: Mapping[str, Any]) -> None:
+        """A view of the figure appeared in the browser: have plotly.js fit it to the output area's width."""
+        if (change["new"] or 0) > (change["old"] or 0):
+            # Any update makes plotly.js lay the figure out again, measuring the output area now that
+            # it is on the page (when the view was first drawn it may not have been: 700 px then).
+            self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-{change['new']}"})
 
     def show(self, view: Mapping[str, Any]) -> int:
         """Move the map to ``view``; returns how many parts changed."""

@@ -22,7 +22,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
     the branch tree and the diff in words."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
-                 map_size: tuple[int, int] = (1200, 750)) -> None:
+                 map_size: tuple[int | None, int] = (None, 750)) -> None:
         self.model = DiceLabModel(history)
         self.view_at = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
@@ -37,9 +37,11 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.tree = BranchTree(self.model)
         self.battle = html_box(width="520px")
         self.map: MapPane | None = None
+        self._shown: tuple[History, int] | None = None  # the branch and event the map shows
         if self.view_at is not None:
             h = self.model.current
             self.map = MapPane(self.view_at(h, self._map_seq(h)), *map_size)
+            self._shown = (h, self._map_seq(h))
             battles = next((t for t in self.map.figure.data if t.name == "battles"), None)
             if battles is not None:
                 battles.on_click(self._on_battle_click)
@@ -52,11 +54,15 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.faces.observe(self._on_face, names="value")
         self.button.on_click(lambda _b: self.branch())
         self.model.observe(self._on_current, names="current")
-        self.model.observe(lambda _c: self._show_roll(), names=["selected_roll", "value"])
-        self.when.observe(lambda _c: self._show_branch(), names="value")
+        self.model.observe(self._on_pick, names="selected_roll")
+        self.model.observe(lambda _c: self._show_roll(), names="value")
+        self.when.observe(lambda _c: self._show_map(), names="value")
         picker = widgets.VBox([self.rolls, self.faces, widgets.HBox([self.button, self.message]), self.info])
-        side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff])
-        super().__init__([widgets.HBox([picker, side]), *([self.when] if self.map is not None else []), stage])
+        side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff],
+                            layout=widgets.Layout(margin="0 0 0 12px"))
+        top = widgets.HBox([picker, side], layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([top, *([self.when] if self.map is not None else []), stage],
+                         layout=widgets.Layout(width="100%"))
         self._show_roll()
         self._show_branch()
 
@@ -106,6 +112,14 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
                 self.message.value = html.escape(str(exc))
             return
 
+    def _on_pick(self, change: Mapping[str, Any]) -> None:
+        """A roll was picked (menu, battle click or code): show it, and move the map to its phase at once."""
+        self._show_roll()
+        if change["new"] and self.when.value != "phase":
+            self.when.value = "phase"  # its observer moves the map
+        else:
+            self._show_map()
+
     def _on_current(self, _change: Mapping[str, Any]) -> None:
         self._refresh_rolls()
         self._show_roll()
@@ -140,11 +154,22 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         h = self.model.current
         self.diff.value = "<pre style='white-space:pre-wrap;font-size:12px'>" + html.escape(
             self.model.diff_words(self.view_at)) + "</pre>"
-        if self.map is not None and self.view_at is not None:
-            self.map.show(self.view_at(h, self._map_seq(h)))
+        if self.map is not None:
+            self._show_map()
         elif h.parent is not None:
             self.battle.value = ("<div style='display:flex;gap:32px'><div><h4>This branch</h4>" + battle_table(h)
                                  + "</div><div style='color:#6b5b45'><h4>Its parent</h4>" + battle_table(h.parent)
                                  + "</div></div>")
         else:
             self.battle.value = battle_table(h)
+
+    def _show_map(self) -> None:
+        """Put the map on the branch shown, at the picked roll's phase or at the end (unless it is there)."""
+        if self.map is None or self.view_at is None:
+            return
+        h = self.model.current
+        seq = self._map_seq(h)
+        if self._shown is not None and self._shown[0] is h and self._shown[1] == seq:
+            return
+        self.map.show(self.view_at(h, seq))
+        self._shown = (h, seq)

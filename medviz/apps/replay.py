@@ -25,7 +25,8 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
     menu, the map (when a view function is known), the event log and the step's notes."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
-                 annotations: Any = None, interval_ms: int = 700, map_size: tuple[int, int] = (1200, 750)) -> None:
+                 annotations: Any = None, interval_ms: int = 700,
+                 map_size: tuple[int | None, int] = (None, 750)) -> None:
         self.model = ReplayModel(history)
         self.history = history
         self.annotations = annotations
@@ -62,10 +63,12 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             stage = self.battle
         self.model.observe(self._on_cursor, names="cursor")
         controls = widgets.HBox([self.play, self.back, self.forward,
-                                 widgets.VBox([self.slider, self.ticks]), self.jump])
+                                 widgets.VBox([self.slider, self.ticks]), self.jump],
+                                layout=widgets.Layout(flex_flow="row wrap"))
         log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
         notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
-        super().__init__([self.where, controls, stage, widgets.HBox([log, notes])])
+        super().__init__([self.where, controls, stage, widgets.HBox([log, notes])],
+                         layout=widgets.Layout(width="100%"))
         self._render(0)
 
     @staticmethod

@@ -4,9 +4,10 @@ The page needs no Python and no network. plotly.js comes from the installed plot
 is inlined gzip-compressed (base64), unpacked in the browser with ``DecompressionStream``:
 plotly.js alone is 4.8 MB, 1.9 MB packed, which is what keeps a whole replay under 3 MB.
 
-Geometry is sent ONCE, in the first figure. Every step of the slider (one per event) carries only
+The map is ``medviz.viz.state_map`` of the first view, stepped with ``update_state_map`` (as the
+apps step theirs). Geometry is sent ONCE, in the first figure. Every step of the slider (one per event) carries only
 what changed since the step before, as *channels*: one channel is one plotly attribute of one
-trace (``fillcolor`` of an area, ``text`` of the unit glyphs, ``x``/``y`` of an overlay), a layout
+trace (``fillcolor`` of an area, ``text`` of the unit badges, ``x``/``y`` of an overlay), a layout
 attribute, or the page's side panel. Values are stored once in a table and referred to by index.
 The page's own small script (``page.js``) applies a step with ``Plotly.restyle``/``relayout``.
 
@@ -34,6 +35,7 @@ from typing import Any
 from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
+from medviz.viz.state_map import state_map, update_state_map
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
 
@@ -167,16 +169,11 @@ def _splices(old: list[int], new: list[int]) -> list[int]:
 
 # -- map mode ---------------------------------------------------------------------------------
 def view_at_for(history: Any) -> ViewAt | None:
-    """The map views of a whole-game history, when the rules provide ``history_view``; else None."""
+    """The map views of a whole-game history (the rules' ``history_view``); None for a one-battle history."""
     if getattr(history, "scenario", None) == "battle":
         return None
-    try:
-        from medviz.rules.medempires import view as view_module
-    except ImportError:
-        return None
-    history_view = getattr(view_module, "history_view", None)
-    if history_view is None:
-        return None
+    from medviz.rules.medempires.view import history_view
+
     return lambda seq: history_view(history, seq)
 
 
@@ -184,36 +181,24 @@ _MISSING = object()
 
 
 class _MapChannels:
-    """Draws the map once and turns each view into channel values (never geometry).
+    """Draws the map once with ``state_map`` and turns each view into channel values (never geometry).
 
-    With ``medviz.viz.state_map`` present, the figure is ``state_map(first view)`` and each view
-    is reached with ``update_state_map`` (the map engineer's own step function); a channel is any
-    trace or layout attribute that differs from the first figure. Without it, a plain drawing of
-    control colours, unit glyphs, Kings, the Pope and overlays over ``base_map`` is used.
+    The figure is ``state_map(first view)``; each later view is reached with ``update_state_map``
+    (the apps' own step function), and a channel is any trace or layout attribute that differs
+    from the first figure.
     """
 
     def __init__(self, first_view: Mapping[str, Any]) -> None:
-        fns = _state_map_functions()
-        self.generic = fns is not None
-        if fns is not None:
-            self._state_map, self._update = fns
-            self.fig = self._state_map(dict(first_view))
-            self._prev: Mapping[str, Any] = first_view
-            self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
-            self.figure = self.fig.to_dict()
-        else:
-            self._own_init(first_view)
+        self.fig = state_map(dict(first_view))
+        self._prev: Mapping[str, Any] = first_view
+        self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
+        self.figure = self.fig.to_dict()
 
     def channels(self, view: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
-        """Channel values of one view: for the generic path, only those differing from the first figure."""
-        if not self.generic:
-            return self._own_channels(view)
-        if self._update is not None:
-            self._update(self.fig, self._prev, dict(view))
-            self._prev = view
-            flat = _flatten_figure(_raw_figure(self.fig))
-        else:
-            flat = _flatten_figure(_raw_figure(self._state_map(dict(view))))
+        """Channel values of one view: only those differing from the first figure."""
+        update_state_map(self.fig, self._prev, dict(view))
+        self._prev = view
+        flat = _flatten_figure(_raw_figure(self.fig))
         diff = {k: copy.deepcopy(v) for k, v in flat.items() if self.base_flat.get(k, _MISSING) != v}
         for k in self.base_flat.keys() - flat.keys():
             diff[k] = None  # gone in this step: plotly resets it to its default
@@ -226,152 +211,15 @@ class _MapChannels:
         layout.pop("width", None)  # the page sizes the map (16:10, responsive)
         layout.pop("height", None)
         layout["autosize"] = True
-        if self.generic:
-            most = max([int(k[1][12:k[1].index("]")]) + 1 for st in steps for k in st
-                        if k[0] == LAYOUT and k[1].startswith("annotations[")] + [0])
-            anns = figure.setdefault("layout", {}).setdefault("annotations", [])
-            while len(anns) < most:
-                anns.append({"visible": False, "text": "", "showarrow": False, "x": 0, "y": 0,
-                             "xref": "x", "yref": "y", "name": "badge:free"})
-            base = _flatten_figure(figure)
-            keys = {k for st in steps for k in st}
-            return figure, {k: base.get(k) for k in sorted(keys, key=lambda k: (k[0] < 0, k[0], k[1]))}
-        init = self._own_channels(self._first)
-        for (trace, path), value in init.items():
-            _set_path(figure["data"][trace], path, value)  # the figure shows what init says
-        return figure, init
-
-    # own drawing, used when medviz.viz.state_map is absent ----------------------------------
-    def _own_init(self, first_view: Mapping[str, Any]) -> None:
-        import plotly.graph_objects as go
-
-        import medviz.geo
-        from medviz.rules.medempires.gamedata import load_game_data
-        from medviz.viz.basemap import area_traces, base_map
-
-        self._first = first_view
-        geo = medviz.geo.load("medempires")
-        rows = [dict(r) for _, r in geo.iterrows()]
-        self.kind = {r["id"]: r["kind"] for r in rows}
-        self.label = {r["id"]: (float(r["label_lon"]), float(r["label_lat"])) for r in rows}
-        data = load_game_data()
-        self.powers = data.powers
-        self.colour = {pid: p.display_colour for pid, p in data.powers.items()}
-        fig = base_map(geo, width=None, height=None)
-        self.areas = area_traces(fig)
-        self.base_fill = {a: fig.data[i].fillcolor for a, i in self.areas.items()}
-        self.glyph_areas = sorted(a for a in self.label if self.kind[a] in ("land", "sea"))
-        gx = [self.label[a][0] for a in self.glyph_areas]
-        gy = [self.label[a][1] - 0.42 for a in self.glyph_areas]
-        self.t_units = len(fig.data)
-        fig.add_trace(go.Scatter(x=gx, y=gy, mode="text", text=[""] * len(gx), name="units", uid="units",
-                                 textfont={"size": 11, "color": "#1b1b1b"}, hoverinfo="skip", showlegend=False))
-        for name, colour, dash in (("moves-A", "#1F3F8F", "solid"), ("moves-B", "#B2182B", "dash")):
-            fig.add_trace(go.Scatter(x=[], y=[], mode="lines+markers", name=name, uid=name,
-                                     line={"color": colour, "width": 3, "dash": dash},
-                                     marker={"size": 6, "symbol": "arrow", "angleref": "previous"},
-                                     hoverinfo="skip", showlegend=False))
-        self.t_moves = {"A": self.t_units + 1, "B": self.t_units + 2}
-        self.t_kings = len(fig.data)
-        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="kings", uid="kings", text=[],
-                                 marker={"size": 13, "symbol": "star", "color": "#ffd700",
-                                         "line": {"color": "#3b2f22", "width": 1.2}},
-                                 hoverinfo="text", showlegend=False))
-        self.t_pope = len(fig.data)
-        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="pope", uid="pope", text=["the Pope"],
-                                 marker={"size": 14, "symbol": "cross", "color": "#ffffff",
-                                         "line": {"color": "#6b4e16", "width": 1.5}},
-                                 hoverinfo="text", showlegend=False))
-        self.t_battles = len(fig.data)
-        fig.add_trace(go.Scatter(x=[], y=[], mode="markers+text", name="battles", uid="battles", text=[],
-                                 textposition="top center", textfont={"size": 12, "color": "#5a0000"},
-                                 marker={"size": 18, "symbol": "x-thin", "line": {"color": "#5a0000", "width": 3}},
-                                 hoverinfo="text", showlegend=False))
-        self.t_intercepts = len(fig.data)
-        fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name="interceptions", uid="interceptions", text=[],
-                                 marker={"size": 14, "symbol": "diamond-open", "color": "#222222",
-                                         "line": {"width": 2}}, hoverinfo="text", showlegend=False))
-        self.figure = fig.to_dict()
-
-    def _fill(self, holder: Any, area: str) -> str:
-        """Fill of an area held by ``holder`` (a side, "partial", a power id or None)."""
-        from medviz.viz.palette import blend
-
-        if holder in ("A", "B"):
-            lead = "france" if holder == "A" else "aragon"
-            return blend(self.colour.get(lead, "#777777"), "#ffffff", 0.55)
-        if holder == "partial":
-            return "#cdc3d9"
-        if isinstance(holder, str) and holder in self.colour:
-            return blend(self.colour[holder], "#ffffff", 0.45)
-        return str(self.base_fill.get(area, "#e6e4df"))
-
-    def _own_channels(self, view: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
-        out: dict[tuple[int, str], Any] = {}
-        control = view.get("control") or {}
-        for area, i in self.areas.items():
-            if self.kind.get(area) == "land":
-                out[(i, "fillcolor")] = self._fill(control.get(area), area)
-        units = view.get("units") or {}
-        text = []
-        for area in self.glyph_areas:
-            parts = []
-            for power, stack in sorted((units.get(area) or {}).items()):
-                counts = " ".join(f"{n}{code}" for code, n in stack.items() if n)
-                if counts:
-                    parts.append(f"{self._name(power)[:3]} {counts}")
-            text.append("<br>".join(parts))
-        out[(self.t_units, "text")] = text
-        for side in ("A", "B"):
-            xs: list[float | None] = []
-            ys: list[float | None] = []
-            for ov in view.get("overlays") or []:
-                if ov.get("kind") == "move" and ov.get("side") == side:
-                    pts = [self.label[a] for a in ov.get("path", []) if a in self.label]
-                    if xs:
-                        xs.append(None)
-                        ys.append(None)
-                    xs += [p[0] for p in pts]
-                    ys += [p[1] for p in pts]
-            out[(self.t_moves[side], "x")] = xs
-            out[(self.t_moves[side], "y")] = ys
-        kx: list[float] = []
-        ky: list[float] = []
-        kt: list[str] = []
-        for area, who in sorted((view.get("kings") or {}).items()):
-            if area in self.label:
-                for j, power in enumerate(who):
-                    kx.append(self.label[area][0] + 0.45 + 0.35 * j)
-                    ky.append(self.label[area][1] + 0.15)
-                    kt.append(f"King of {self._name(power)}")
-        out[(self.t_kings, "x")], out[(self.t_kings, "y")], out[(self.t_kings, "text")] = kx, ky, kt
-        pope = view.get("pope")
-        pp = self.label.get(pope) if isinstance(pope, str) else None
-        out[(self.t_pope, "x")] = [pp[0] - 0.45] if pp else []
-        out[(self.t_pope, "y")] = [pp[1] + 0.15] if pp else []
-        bx: list[float] = []
-        by: list[float] = []
-        bt: list[str] = []
-        ix: list[float] = []
-        iy: list[float] = []
-        it: list[str] = []
-        for ov in view.get("overlays") or []:
-            where = self.label.get(ov.get("area", ""))
-            if ov.get("kind") == "battle" and where:
-                bx.append(where[0])
-                by.append(where[1])
-                bt.append(" ".join(str(x) for x in (ov.get("result"), ov.get("winner") and f"({ov['winner']} wins)") if x))
-            elif ov.get("kind") == "interception" and where:
-                ix.append(where[0] + 0.3)
-                iy.append(where[1] - 0.2)
-                it.append("interception " + ("succeeds" if ov.get("success") else "fails"))
-        out[(self.t_battles, "x")], out[(self.t_battles, "y")], out[(self.t_battles, "text")] = bx, by, bt
-        out[(self.t_intercepts, "x")], out[(self.t_intercepts, "y")], out[(self.t_intercepts, "text")] = ix, iy, it
-        return out
-
-    def _name(self, power: str) -> str:
-        p = self.powers.get(power)
-        return str(getattr(p, "name", None) or power.replace("_", " ").title())
+        most = max([int(k[1][12:k[1].index("]")]) + 1 for st in steps for k in st
+                    if k[0] == LAYOUT and k[1].startswith("annotations[")] + [0])
+        anns = layout.setdefault("annotations", [])
+        while len(anns) < most:
+            anns.append({"visible": False, "text": "", "showarrow": False, "x": 0, "y": 0,
+                         "xref": "x", "yref": "y", "name": "badge:free"})
+        base = _flatten_figure(figure)
+        keys = {k for st in steps for k in st}
+        return figure, {k: base.get(k) for k in sorted(keys, key=lambda k: (k[0] < 0, k[0], k[1]))}
 
 
 def _raw_figure(fig: Any) -> Mapping[str, Any]:
@@ -380,13 +228,6 @@ def _raw_figure(fig: Any) -> Mapping[str, Any]:
     if isinstance(data, list) and isinstance(layout, dict):
         return {"data": data, "layout": layout}
     return fig.to_dict()  # type: ignore[no-any-return]
-
-
-def _set_path(obj: dict[str, Any], path: str, value: Any) -> None:
-    *heads, last = path.split(".")
-    for h in heads:
-        obj = obj.setdefault(h, {})
-    obj[last] = value
 
 
 def _json_default(v: Any) -> Any:
@@ -428,38 +269,13 @@ def _flat(obj: Mapping[str, Any], prefix: str, put: Callable[[str, Any], None]) 
             put(path, v)
 
 
-def _state_map_functions() -> tuple[Callable[..., Any], Callable[..., Any] | None] | None:
-    """``state_map`` and ``update_state_map`` of ``medviz.viz.state_map`` once that module exists."""
-    import importlib
+def panel_of_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The panel under the map: the step's overlays in words.
 
-    try:
-        # By module path: ``medviz.viz.state_map`` the attribute is the function of that name.
-        module = importlib.import_module("medviz.viz.state_map")
-    except ImportError:
-        return None
-    fn = getattr(module, "state_map", None)
-    update = getattr(module, "update_state_map", None)
-    return (fn, update if callable(update) else None) if callable(fn) else None
-
-
-def panel_of_view(view: Mapping[str, Any], history: Any, full: bool = True) -> dict[str, Any]:
-    """The panel under the map: the step's overlays in words; with ``full``, also title, turn, TP/VP.
-
-    The state map draws title, turn, TP and VP itself, so with it only the overlays are repeated
-    here (as text a screen reader can read).
+    The state map draws title, turn, TP and VP itself; the panel repeats only the overlays
+    (as text a screen reader can read).
     """
-    lines: list[str] = []
-    if not full:
-        return {"title": "This step" if view.get("overlays") else "", "lines": _overlay_lines(view)}
-    when = ", ".join(x for x in (
-        f"turn {view['turn']}" if view.get("turn") else "", str(view.get("phase") or ""),
-        str(view.get("years") or "")) if x)
-    if when:
-        lines.append(when)
-    tp, vp = view.get("tp") or {}, view.get("vp") or {}
-    if tp or vp:
-        lines.append(f"Treasury: A {tp.get('A', 0)} · B {tp.get('B', 0)}    Victory points: A {vp.get('A', 0)} · B {vp.get('B', 0)}")
-    return {"title": str(view.get("title") or ""), "lines": lines + _overlay_lines(view)}
+    return {"title": "This step" if view.get("overlays") else "", "lines": _overlay_lines(view)}
 
 
 def _overlay_lines(view: Mapping[str, Any]) -> list[str]:
@@ -560,14 +376,14 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     if view_at is not None:
         first = view_at(-1) if _accepts_minus_one(view_at) else view_at(0)
         drawer = _MapChannels(first)
-        first_panel = panel_of_view(first, history, full=not drawer.generic)
+        first_panel = panel_of_view(first)
         steps: list[dict[tuple[int, str], Any]] = []
         last_key, last = None, None
         for seq in range(len(events)):
             view = view_at(seq)
             key = json.dumps(view, sort_keys=True, default=str)
             if key != last_key:  # views repeat between state changes: draw each once
-                last = {**drawer.channels(view), (PANEL, "panel"): panel_of_view(view, history, full=not drawer.generic)}
+                last = {**drawer.channels(view), (PANEL, "panel"): panel_of_view(view)}
                 last_key = key
             assert last is not None
             steps.append(last)

@@ -237,6 +237,29 @@
     });
   }
 
+  // The map's side panel is stacked in pixels (layout.meta.panel_px, see medviz.viz.state_map):
+  // restack it at the size the page draws the figure, so the boxes never overlap on a small map.
+  function fitPanel() {
+    var meta = gd.layout && gd.layout.meta;
+    if (!meta || !meta.panel_px || !window.Plotly || !gd.clientHeight) return Promise.resolve();
+    var ph = Math.max(200, gd.clientHeight - (meta.vertical_margin || 50));
+    var upd = {}, anns = gd.layout.annotations || [];
+    for (var i = 0; i < anns.length; i++) {
+      var top = meta.panel_px[anns[i].name];
+      if (top === undefined) continue;
+      upd["annotations[" + i + "].y"] = 1 - top / ph;
+      if (anns[i].width) upd["annotations[" + i + "].width"] = Math.max(80, Math.round(gd.clientWidth * (1 - meta.map_domain) - 36));
+    }
+    if (meta.panel_px.legend !== undefined) upd["legend.y"] = 1 - meta.panel_px.legend / ph;
+    return Plotly.relayout(gd, upd);
+  }
+
+  var refit = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(refit);
+    refit = setTimeout(fitPanel, 150);  // after plotly's own responsive resize
+  });
+
   function start() {
     document.body.classList.add("mode-" + data.mode);
     buildControls();
@@ -252,7 +275,7 @@
                      showEditInChartStudio: false, typesetMath: false,
                      toImageButtonOptions: { format: "png", filename: "medviz-replay" } };
       return Plotly.newPlot(gd, tl.figure.data, tl.figure.layout, config);
-    }).then(function () {
+    }).then(fitPanel).then(function () {
       for (var c = 0; c < nCh; c++) if (tl.channels[c][0] === PANEL) renderPanel(shown[c]);
       show(0);
       statusEl.textContent = "";

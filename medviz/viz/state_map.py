@@ -609,17 +609,30 @@ def _key_lines(width: int) -> int:
     return 1 if width >= 1400 else 2
 
 
-def _panel_layout(style: StateStyle, height: int) -> dict[str, float]:
-    """Top of each panel part (and of the legend) in paper coordinates, stacked in pixels."""
-    plot_h = max(200, height - 50)
+#: Top and bottom margins of a state map, in pixels (see ``state_map``'s ``margin``).
+VERTICAL_MARGIN = 50
+
+
+def panel_tops_px(style: StateStyle) -> dict[str, float]:
+    """Top of each panel part (and of the legend) in pixels below the top of the plot area."""
     y = 6.0
     out = {}
     for name, extra, gap in (("panel-turn", 0, 10), ("panel-A", 14, 10), ("panel-B", 14, 14), ("panel-pope", 0, 14)):
-        out[name] = 1 - y / plot_h
+        out[name] = y
         size = (style.panel_size + 5) if name == "panel-turn" else style.panel_size
         y += PANEL_LINES[name] * size * 1.35 + extra + gap
-    out["legend"] = 1 - y / plot_h
+    out["legend"] = y
     return out
+
+
+def _panel_layout(style: StateStyle, height: int) -> dict[str, float]:
+    """Top of each panel part (and of the legend) in paper coordinates, stacked in pixels.
+
+    The pixel tops are also kept in ``layout.meta["panel_px"]`` so a page that draws the figure at
+    another size (the HTML export) can restack the panel without overlaps.
+    """
+    plot_h = max(200, height - VERTICAL_MARGIN)
+    return {name: 1 - px / plot_h for name, px in panel_tops_px(style).items()}
 
 
 def _panel_annotations(plan: Plan, style: StateStyle, status: Mapping[str, str], width: int,
@@ -783,7 +796,8 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
                 "bgcolor": "rgba(0,0,0,0)", "font": {"size": style.panel_size - 1, "family": style.font_family},
                 "title": {"text": "<b>Who controls an area</b>"}, "itemclick": False, "itemdoubleclick": False,
                 "tracegroupgap": 2},
-        meta={"medviz": "state_map", "map_domain": style.map_domain,
+        meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style),
+              "vertical_margin": VERTICAL_MARGIN,
               "places": {a: [p.lon, p.lat, p.kind, p.lines, p.name] for a, p in places.items()}},
     )
     fig.update_xaxes(domain=[0, style.map_domain])

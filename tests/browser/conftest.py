@@ -10,6 +10,7 @@ anything tried to reach the network. Screenshots go to test-artifacts/ (git-igno
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A JupyterLab server on localhost per test module: ``{"base": url, "token": token}``.
+
+    Per module, not per session: a server remembers the notebooks opened before (its workspace),
+    and their hidden tabs would answer the page-wide locators of the next test.
+    """
+    from helpers_sample import jupyter_lab
+
+    if not Path(sys.executable).with_name("jupyter").exists():
+        pytest.skip("jupyter is not installed in this environment (pip install -e '.[lab]')")
+    runtime = tmp_path_factory.mktemp("jupyter-runtime")
+    log = tmp_path_factory.mktemp("lab-log") / "lab.log"
+    with jupyter_lab(runtime, log) as info:  # a server that does not start errors the tests, with its log
+        yield info
 
 
 @pytest.fixture(scope="session")

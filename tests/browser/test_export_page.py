@@ -3,18 +3,15 @@ log, play advances, and a hostile note never runs."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_sample import ROOT, changing_views, sample_battle
 
 from medviz.engine import History
 from medviz.export.annotations import load_annotations, parse_annotations
 from medviz.export.html import export_html
-from medviz.rules.medempires.view import setup_view
-
-ROOT = Path(__file__).resolve().parents[2]
 
 HOSTILE_NOTE = '''
 [[note]]
@@ -36,31 +33,14 @@ text = """
 
 @pytest.fixture(scope="module")
 def history() -> History:
-    return History.load(ROOT / "examples" / "battle-seed3.json")
-
-
-def views() -> Any:
-    v0 = setup_view()
-
-    def view_at(seq: int) -> dict[str, Any]:
-        v = copy.deepcopy(v0)
-        v["turn"], v["phase"] = 1, "operations-B"
-        if seq >= 5:
-            v["control"]["malta"] = "B"
-            v["units"]["malta"] = {"aragon": {"FA": 1}}
-        if seq >= 10:
-            v["control"]["naples"] = "partial"
-            v["overlays"] = [{"kind": "battle", "area": "naples", "result": "DV", "winner": "attacker"}]
-        return v
-
-    return view_at
+    return sample_battle()
 
 
 @pytest.fixture(scope="module")
 def map_page(history: History, tmp_path_factory: pytest.TempPathFactory) -> Path:
     notes = load_annotations(ROOT / "examples" / "battle-notes.toml", history)
     out = tmp_path_factory.mktemp("pages") / "map.html"
-    return export_html(history, out, notes, view_at=views())
+    return export_html(history, out, notes, view_at=changing_views())
 
 
 def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
@@ -190,6 +170,17 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     wait_until(page, f"document.body.dataset.step === '{len(h.events) - 1}'", 20)
     assert page.evaluate(fills) != start  # areas changed hands over the war
     assert page.inner_text("#log li.current") == h.describe(h.events[-1])
+    # The side panel is restacked at the size the page draws the map: its boxes never overlap.
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#plot g.annotation')]
+        .map(g => ({t: g.textContent, r: g.getBoundingClientRect()}))
+        .filter(b => /^(Turn|PLAYER A|PLAYER B)/.test(b.t))
+        .map(b => [b.t.slice(0, 8), b.r.top, b.r.bottom, b.r.right])""")
+    tops = {t: (top, bottom, right) for t, top, bottom, right in boxes}
+    a, b = tops["PLAYER A"], tops["PLAYER B"]
+    turn = next(v for k, v in tops.items() if k.startswith("Turn"))
+    assert turn[1] <= a[0] + 1 and a[1] <= b[0] + 1, tops
+    plot_right = page.evaluate("document.getElementById('plot').getBoundingClientRect().right")
+    assert a[2] <= plot_right + 1 and b[2] <= plot_right + 1, (tops, plot_right)
     page.screenshot(path=str(artifacts / "export-vespers-end.png"))
 
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import ast
 import re
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_jupyterlab import lab  # noqa: F401  # the JupyterLab server fixture, reused (module scope)
+from helpers_sample import ROOT, cleared_copy, open_and_run_all
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "vespers-1282.ipynb"
 ANNOTATIONS = ROOT / "notebooks" / "annotations"
 
@@ -45,6 +43,21 @@ SNAPSHOT_JS = """
   const title = el.layout && el.layout.title;
   return {title: typeof title === 'string' ? title : ((title && title.text) || ''), fills, traces,
           n: el.data.length};
+}
+"""
+
+
+#: How a map sits in its output area: the figure's width, the area's, the right edge of the figure and
+#: the rightmost edge of its annotations (the side panel's boxes) and legend, in page pixels.
+FIT_JS = """
+(root) => {
+  const el = root.querySelector('.js-plotly-plot');
+  const svg = el && el.querySelector('svg.main-svg');
+  if (!svg) return null;
+  const out = el.closest('.jp-OutputArea-output').getBoundingClientRect();
+  const box = svg.getBoundingClientRect();
+  const parts = Array.from(el.querySelectorAll('.annotation, .legend')).map(a => a.getBoundingClientRect().right);
+  return {svg: Number(svg.getAttribute('width')), out: out.width, right: box.right, panel: Math.max(...parts)};
 }
 """
 
@@ -75,37 +88,11 @@ def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: 
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")
 
 
-@pytest.fixture
-def vespers_notebook(artifacts: Path) -> Path:
-    import nbformat
-
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-            cell.execution_count = None
-    folder = artifacts / "lab-vespers"
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir()
-    shutil.copytree(ANNOTATIONS, folder / "annotations")
-    out = folder / NOTEBOOK.name
-    nbformat.write(nb, out)
-    return out
-
-
-def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], vespers_notebook: Path,  # noqa: F811
-                                                           offline_page: Any, artifacts: Path) -> None:
+def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], offline_page: Any,
+                                                           artifacts: Path) -> None:
     page = offline_page.page
     page.set_viewport_size({"width": 1800, "height": 1900})  # room for a whole app in a screenshot
-    rel = vespers_notebook.relative_to(ROOT).as_posix()
-    page.goto(f"{lab['base']}/lab/tree/{rel}?token={lab['token']}", timeout=60_000)
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=90_000)
-    assert page.locator(".jp-OutputArea-output").count() == 0  # nothing from a previous run
-    page.locator(".jp-Notebook").first.click()
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    open_and_run_all(page, lab, cleared_copy(NOTEBOOK, artifacts / "lab-vespers", beside=[ANNOTATIONS]))
 
     # The last cell is the DiceLab: once its map is drawn, every cell has run.
     viewer = page.locator(".jp-CodeCell").filter(has=page.locator(".jp-OutputArea-output", has_text="What happens"))
@@ -188,6 +175,8 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     dl = dicelab.first
     dl.scroll_into_view_if_needed()
     info = dl.locator(".widget-html", has_text="what it would mean").first
+    first_pick = info.locator("b").first.inner_text()
+    map_before_pick = dl.evaluate(SNAPSHOT_JS)
     diff_box = dl.locator("pre").first
     assert "history as played" in txt(diff_box)
     rolls = dl.locator(".widget-dropdown select").first
@@ -195,6 +184,26 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     candidates = [o for o in options
                   if "Battle Table" in o.replace("\u00a0", " ") and f": {shown} → {effects[shown]}" in o.replace("\u00a0", " ")]
     assert candidates, f"no roll showing {shown} → {effects[shown]} in the DiceLab's menu"
+
+    # Picking a roll moves the DiceLab's map to the roll's phase at once (no branch, no toggle):
+    # first a roll of another phase than the what-if roll's, then the what-if roll itself.
+    def phase_of(rid: str) -> str:
+        return "/".join(rid.split("/")[:2])  # GT3/ops-B
+
+    def picked_id() -> str:
+        return info.locator("b").first.inner_text()
+
+    for label in (options[-1], options[0]):
+        was = txt(info)
+        rolls.select_option(label=label)
+        wait_for(f"the DiceLab to show {label!r}", lambda was=was: txt(info) != was, timeout=15)
+        if phase_of(picked_id()) != phase_of(roll_id):
+            break
+    assert phase_of(picked_id()) != phase_of(roll_id)
+    if phase_of(picked_id()) != phase_of(first_pick):
+        wait_for("the DiceLab's map to follow the pick",
+                 lambda: dl.evaluate(SNAPSHOT_JS)["title"] != map_before_pick["title"])
+    elsewhere = dl.evaluate(SNAPSHOT_JS)
     for label in candidates:  # several rolls may read alike; the info box names the one picked
         if roll_id in txt(info):
             break
@@ -203,6 +212,15 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
         wait_for(f"the DiceLab to show {label!r}", lambda was=was: txt(info) != was, timeout=15)
     assert roll_id in txt(info), f"the DiceLab's menu has no entry for {roll_id}"
     assert f"shows {shown}" in txt(info)
+    turn = re.match(r"GT(\d+)/", roll_id)
+    wait_for("the DiceLab's map to move to the what-if roll's phase",
+             lambda: (t := dl.evaluate(SNAPSHOT_JS)["title"]) != elsewhere["title"] and (not turn or f"turn {turn.group(1)}" in t))
+
+    def settled() -> Any:
+        a = dl.evaluate(SNAPSHOT_JS)
+        time.sleep(0.5)
+        return a == dl.evaluate(SNAPSHOT_JS) and a
+    assert changed(elsewhere, wait_for("the DiceLab's map to settle", settled))["title"]
 
     # Try another face -- one with another result, and not the one the what-if cell already
     # branched on (the tree would then show that branch again) -- and branch: the map moves to it.
@@ -262,6 +280,30 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     else:
         assert "No area ends in other hands" in words
     dl.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-branch-end.png"))
+
+    # -- 3. The maps follow the width they have -----------------------------------------------------
+    # At 1500 px with JupyterLab's file browser open the output area is narrower than 1200 px: each map
+    # fits it, side panel (TP/VP boxes, legend) included, and the branch list shows every entry whole.
+    page.set_viewport_size({"width": 1500, "height": 1000})
+    for app in (viewer, dl):
+        seen: list[Any] = []
+
+        def fits(app: Any = app, seen: list[Any] = seen) -> bool:
+            seen.append(f := app.evaluate(FIT_JS))
+            return bool(f) and abs(f["svg"] - f["out"]) <= 2 and f["panel"] <= f["right"] + 0.5
+
+        try:
+            wait_for("the map to fit its output area", fits, timeout=20)
+        except pytest.fail.Exception:
+            pytest.fail(f"a map does not fit its output area at 1500 px: {seen[-1]}")
+        assert seen[-1]["out"] < 1200, seen[-1]  # meaningful only if the area is narrower than 1200 px
+    lst = dl.locator("select.medviz-branch-list, .medviz-branch-list select").first
+    assert lst.evaluate("s => s.scrollWidth <= s.clientWidth"), "an entry of the branch list is cut off"
+    box = lst.evaluate("s => { const b = s.closest('.medviz-branch-list').parentElement; "
+                       "return [b.scrollWidth, b.clientWidth]; }")
+    assert box[0] <= box[1] + 1, f"the branch list's box hides part of its entries: {box}"  # room enough here
+    dl.locator(".widget-select").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-1500.png"))
 
     assert not offline_page.errors, offline_page.errors[:3]
     assert not offline_page.blocked, offline_page.blocked[:5]

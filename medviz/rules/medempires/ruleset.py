@@ -133,7 +133,10 @@ def describe(event: Event) -> str:
     if isinstance(event, DecisionEvent):
         how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
         question = (event.prompt or event.decision.rsplit("/", 1)[-1]).rstrip("?")
-        return f"{who} — {question}: {event.choice}{how}"
+        from medviz.rules.medempires.game.describe import describe_choice
+
+        choice = describe_choice(event.choice)
+        return f"{who} — {question}: {choice}{how}"
     if isinstance(event, ChangeEvent):
         d = event.data
         c = event.change

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from medviz.rules.medempires.combat import UNIT_NAMES
+from medviz.rules.medempires.combat import MARKER_NAMES, UNIT_NAMES
 from medviz.rules.medempires.game.state import game_data, game_map
 
 
@@ -164,3 +164,76 @@ def describe_report(report: str, actor: Any, d: Mapping[str, Any]) -> str | None
     """One whole-game report in plain words, or None."""
     words = _REPORTS.get(report)
     return words(actor, d) if words is not None else None
+
+
+# --------------------------------------------------------------------------------------------
+# Decisions: the option a player chose, in words (option ids stay the contract; these are for people)
+# --------------------------------------------------------------------------------------------
+_TWO = {"2L": "two levies"}
+
+
+def _unit_word(code: str) -> str:
+    return _TWO.get(code) or UNIT_NAMES.get(code) or code
+
+
+def _short_power(p: str) -> str:
+    return _power(p).split(" (")[0]
+
+
+def _name(token: str) -> str:
+    """An area or power id as its name; anything else unchanged."""
+    if token in game_map().areas:
+        return _area(token)
+    if token in game_data().powers:
+        return _short_power(token)
+    if token in game_data().kings:
+        return _king(token)
+    return token
+
+
+def describe_choice(choice: Any) -> str:
+    """A whole-game option in plain words: ``urgell|aragon|FA`` -> 'an Aragon field army in Urgell'."""
+    text = str(choice)
+    powers = game_data().powers
+    if "|" in text:
+        parts = text.split("|")
+        if len(parts) == 3 and parts[1] in powers:
+            area, power, what = parts
+            if what == "all":
+                return f"all {_short_power(power)} units in {_area(area)}"
+            return f"{_short_power(power)} {_unit_word(what)} in {_area(area)}"
+        if len(parts) == 2 and parts[0] in powers:
+            return f"{_short_power(parts[0])} {_unit_word(parts[1])}"
+        if len(parts) == 2:
+            return f"{_unit_word(parts[1])} in {_area(parts[0])}"
+    verb, sep, rest = text.partition(":")
+    if sep:
+        bits = rest.split(":")
+        if verb in powers and len(bits) == 1:  # a purchase: power:code (6.2)
+            return f"{_short_power(verb)} {_unit_word(bits[0])}"
+        if verb == "move":
+            return f"move to {_area(bits[0])}"
+        if verb in ("land", "raid"):
+            return f"{'land' if verb == 'land' else 'raid the coast of'} {_area(bits[0])}" + (
+                " (amphibious landing)" if verb == "land" else "")
+        if verb in ("embark", "debark") and len(bits) == 3:
+            where, power, code = bits
+            way = "from" if verb == "embark" else "into"
+            return f"{verb} {_short_power(power)} {_unit_word(code)} {way} {_area(where)}"
+        if verb in ("embark-king", "debark-king") and len(bits) == 2:
+            return f"{verb.split('-')[0]} {_king(bits[1])} {'from' if verb == 'embark-king' else 'into'} {_area(bits[0])}"
+        if verb in ("diplomacy", "vassalage", "rebellion"):
+            power, _, home = rest.partition("@")
+            words = {"diplomacy": "diplomacy with", "vassalage": "vassalage over", "rebellion": "rebellion of"}[verb]
+            return f"{words} {_short_power(power)}" + (f" in {_area(home)}" if home else "")
+        if verb == "cede":
+            return f"cede {_area(bits[0])}"
+        return " ".join([verb, *(_name(b) for b in bits)])
+    words = text.split(" ")
+    if len(words) == 2 and words[0] in powers:  # an eliminated unit: "aragon FA"
+        return f"{_short_power(words[0])} {_unit_word(words[1])}"
+    if text in UNIT_NAMES or text in _TWO:
+        return _unit_word(text)
+    if text in MARKER_NAMES:
+        return MARKER_NAMES[text]
+    return _name(text)

@@ -192,7 +192,7 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         return
     opts = step_options(state, f)
     rid = f"{prefix}/action-{k}"
-    choice = ctx.decide(rid, side, opts, prompt=f"Force in {f.area} with {f.ops} OPs: next action")
+    choice = ctx.decide(rid, side, opts, prompt=f"Force in {game_map().areas[f.area].name} with {f.ops} OPs: next action")
     nxt = Task.of("game.force-step", side=side, n=n, k=k + 1)
     verb, _, arg = choice.partition(":")
     if verb == "end":
@@ -335,7 +335,7 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
         return
     powers = sorted({p for p, _ in mine})
     opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else [])
-    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {area}? (10.2)")
+    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {game_map().areas[area].name}? (10.2)")
     if pick == "no":
         return
     units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}

@@ -181,7 +181,7 @@ def place_units(state: GameState, ctx: Context, side: str, power: str, area: str
         codes = [c for c in GROUND if limits.get(c, 0) > state.on_map(power, c)]
         if not codes:
             break
-        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, prompt=f"Which {power} unit?")
+        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, prompt=f"Which {game_data().powers[power].name} unit?")
         ctx.change("unit-placed", actor=side, area=area, power=power, unit=code)
 
 

@@ -107,7 +107,7 @@ def enforce_limits(state: GameState, ctx: Context, side: str) -> None:
                 units = state.side_units(a, side)
                 opts = [f"{p}|{c}" for (p, c) in sorted(units)]
                 pick = ctx.decide(f"{_gt(state)}/end/stacking/{a}/{i}", side, opts,
-                                  prompt=f"Too many units in {a} (5.2): eliminate one")
+                                  prompt=f"Too many units in {game_map().areas[a].name} (5.2): eliminate one")
                 p, c = pick.split("|")
                 ctx.change("unit-removed", actor=side, area=a, power=p, unit=c, reason="stacking limit (5.2)")
                 over -= 1

@@ -1,0 +1,142 @@
+"""Test helpers shared by tests/ and tests/browser/: the sample battle, its map views, JupyterLab.
+
+Import it as ``import helpers_sample`` (pytest puts tests/ on ``sys.path`` when it loads
+tests/conftest.py). It is not a conftest: tests/conftest.py and tests/browser/conftest.py would
+collide as module names.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from medviz.engine import History, play
+from medviz.rules.medempires.odds import Doctrine
+from medviz.rules.medempires.ruleset import RULESET
+from medviz.rules.medempires.view import setup_view
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The sample battle: Aragon attacks Anjou, both sides playing the odds doctrine.
+BATTLE_OPTIONS = {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"}
+
+
+# -- the sample battle and its map views --------------------------------------------------------
+def sample_battle(seed: int = 3) -> History:
+    """The sample battle; with seed 3 it is the game ``examples/battle-seed3.json`` records (22 events)."""
+    return play(RULESET, "battle", dict(BATTLE_OPTIONS), seed=seed,
+                players={"attacker": Doctrine(), "defender": Doctrine()})
+
+
+def changing_views() -> Callable[[int], dict[str, Any]]:
+    """Views derived from the real set-up: Malta changes hands at 5, a battle and a move at 10."""
+    v0 = setup_view()
+
+    def view_at(seq: int) -> dict[str, Any]:
+        v = copy.deepcopy(v0)
+        v["turn"], v["phase"] = 1, "operations-B"
+        if seq >= 5:
+            v["control"]["malta"] = "B"
+            v["units"]["malta"] = {"aragon": {"FA": 1}}
+        if seq >= 10:
+            v["control"]["naples"] = "partial"
+            v["overlays"] = [{"kind": "battle", "area": "naples", "result": "DV", "winner": "attacker"},
+                             {"kind": "move", "side": "B", "power": "aragon",
+                              "path": ["sicily_west", "tyrrhenian_south", "naples"]}]
+        return v
+
+    return view_at
+
+
+# -- JupyterLab ---------------------------------------------------------------------------------
+def free_port() -> int:
+    """A free TCP port on localhost."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def jupyter_lab(runtime: Path, log_path: Path, root: Path = ROOT) -> Iterator[dict[str, Any]]:
+    """Run ``jupyter lab`` on 127.0.0.1 (random token, free port, its network features off).
+
+    Yields ``{"base": url, "token": token}``; raises ``RuntimeError`` if it does not start in 60 s.
+    The server's root is ``root`` (the repository), so notebooks open by their path in it.
+    """
+    jupyter = Path(sys.executable).with_name("jupyter")
+    token, port = secrets.token_hex(16), free_port()
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTERLAB_WORKSPACES_DIR": str(runtime / "ws")}
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [str(jupyter), "lab", "--no-browser", "--allow-root", f"--ServerApp.token={token}",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.root_dir={root}", "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"jupyter lab did not start (exit {proc.poll()}); see {log_path}")
+                time.sleep(0.5)
+            yield {"base": base, "token": token}
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def cleared_copy(notebook: Path, folder: Path, beside: Iterable[Path] = ()) -> Path:
+    """A copy of ``notebook`` in a fresh ``folder`` with its saved outputs cleared; ``beside`` folders copied too.
+
+    Everything a test then reads in the page can only come from running the notebook now.
+    """
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for extra in beside:
+        shutil.copytree(extra, folder / extra.name)
+    out = folder / notebook.name
+    nbformat.write(nb, out)
+    return out
+
+
+def open_and_run_all(page: Any, lab: dict[str, Any], notebook: Path, root: Path = ROOT) -> None:
+    """Open ``notebook`` (under ``root``) in JupyterLab, wait for its kernel, and Run All Cells."""
+    rel = notebook.relative_to(root).as_posix()
+    page.goto(f"{lab['base']}/lab/tree/{rel}?token={lab['token']}", timeout=60_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    # The kernel must be up before Run All, or the first cells queue behind its start.
+    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=90_000)
+    assert page.locator(".jp-OutputArea-output").count() == 0  # nothing from a previous run
+    page.locator(".jp-Notebook").first.click()  # focus the notebook so the Run menu acts on it
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
