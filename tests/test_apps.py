@@ -157,6 +157,14 @@ def test_replay_viewer_with_a_map_recolours_and_shows_notes(battle: History) -> 
     assert len(next(t for t in fig.data if t.name == "battles").x) == 0
 
 
+def test_replay_viewer_can_start_later_and_refuses_a_start_outside(battle: History) -> None:
+    v = ReplayViewer(battle, view_at=malta_view, annotations=_Notes(), start=12)
+    assert v.model.cursor == 12 and v.slider.value == 12 and "Why the raid worked" in v.notes.value
+    assert _fill(v.map.figure, "malta") != _fill(ReplayViewer(battle, view_at=malta_view).map.figure, "malta")  # type: ignore[union-attr]
+    with pytest.raises(MalformedInput, match="start 999"):
+        ReplayViewer(battle, start=999)
+
+
 def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: History) -> None:
     lab = DiceLab(battle)
     assert lab.map is None and lab.rolls.value == DECISIVE

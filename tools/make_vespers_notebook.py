@@ -56,7 +56,7 @@ state_map(history_view(history, set_up), width=1200, height=750)"""),
 
 Press ▶ to play, or drag the slider; the drop-down jumps to a turn and phase. The log says each
 event in plain words, and the note for the current step appears beside the map."""),
-    code("""ReplayViewer(history, view_at=history_view, annotations=notes)"""),
+    code("""ReplayViewer(history, view_at=history_view, annotations=notes, start=set_up)  # step back to watch the set-up"""),
     md("""## Where the game and history agree — and where they part"""),
     code("""import pandas as pd
 

@@ -91,7 +91,7 @@ def event_log(history: History, cursor: int, before: int = 6, after: int = 5) ->
     for seq in range(lo, hi):
         words = html.escape(history.describe(seq))
         e = history[seq]
-        when = f"T{e.turn} " if e.turn is not None else ""
+        when = ("set-up " if e.turn == 0 else f"T{e.turn} ") if e.turn is not None else ""
         line = f"<span style='color:#8a7a66'>{when}{seq}</span> {words}"
         if seq == cursor:
             line = f"<div class='medviz-current' style='background:#fff3c4;font-weight:bold'>▶ {line}</div>"

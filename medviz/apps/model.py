@@ -108,13 +108,13 @@ class ReplayModel(traitlets.HasTraits):
         bits = [f"event {self.cursor + 1} of {len(self.history)}"]
         if e.phase:
             bits.insert(0, str(e.phase).replace("_", " "))
-        if e.turn is not None:
+        if e.turn:  # turn 0 is the set-up, which the phase already names
             bits.insert(0, f"turn {e.turn}")
         return " · ".join(bits)
 
     def stops(self) -> list[tuple[str, int]]:
         """Places to jump to: every phase start (``Turn 1 · politics``), else start and end."""
-        out = [(f"Turn {s.turn} · {s.phase.replace('_', ' ')}" if s.turn is not None else s.phase.replace("_", " "),
+        out = [(f"Turn {s.turn} · {s.phase.replace('_', ' ')}" if s.turn else s.phase.replace("_", " "),
                 s.start) for s in self.history.phases()]
         if not out:
             out = [("start", 0)]

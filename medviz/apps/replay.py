@@ -11,6 +11,7 @@ import traitlets
 
 from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
 from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at
+from medviz.engine.errors import MalformedInput
 from medviz.engine.history import History
 
 __all__ = ["ReplayViewer"]
@@ -26,8 +27,10 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
                  annotations: Any = None, interval_ms: int = 700,
-                 map_size: tuple[int | None, int] = (None, 750)) -> None:
+                 map_size: tuple[int | None, int] = (None, 750), start: int = 0) -> None:
         self.model = ReplayModel(history)
+        if not 0 <= start < len(history):
+            raise MalformedInput(f"start {start} is not an event of this history (0..{len(history) - 1})")
         self.history = history
         self.annotations = annotations
         fn = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
@@ -57,7 +60,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.map: MapPane | None = None
         self.battle = html_box(width="640px")
         if self.view_at is not None:
-            self.map = MapPane(self.view_at(history, 0), *map_size)
+            self.map = MapPane(self.view_at(history, start), *map_size)
             stage: widgets.Widget = self.map.figure
         else:
             stage = self.battle
@@ -69,7 +72,10 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
         super().__init__([self.where, controls, stage, widgets.HBox([log, notes])],
                          layout=widgets.Layout(width="100%"))
-        self._render(0)
+        if start:
+            self.model.cursor = start  # renders it (e.g. the first event after the set-up)
+        else:
+            self._render(0)
 
     @staticmethod
     def _ticks_html(history: History, last: int) -> str:
@@ -86,7 +92,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                 seen_turns.add(span.turn)
                 marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
                              f"border-left:2px solid #5b4d3c;height:14px;padding-left:3px;font-size:11px;"
-                             f"color:#5b4d3c;line-height:14px'>T{span.turn}</span>")
+                             f"color:#5b4d3c;line-height:14px'>{'set-up' if span.turn == 0 else f'T{span.turn}'}</span>")
             else:
                 marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
                              f"border-left:1px solid #b9ad96;height:7px'></span>")
