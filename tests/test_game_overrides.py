@@ -287,26 +287,14 @@ BAD_DATA = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(BAD_MAPS))
-def test_bad_map_files_name_the_file_and_the_entry(tmp_path: Path, case: str) -> None:
-    text, error, needles = BAD_MAPS[case]
-    f = tmp_path / "teacher-map.toml"
+@pytest.mark.parametrize("kind, case", [("map", c) for c in sorted(BAD_MAPS)] + [("data", c) for c in sorted(BAD_DATA)])
+def test_bad_override_files_name_the_file_and_the_entry(tmp_path: Path, kind: str, case: str) -> None:
+    text, error, needles = (BAD_MAPS if kind == "map" else BAD_DATA)[case]
+    f = tmp_path / f"teacher-{kind}.toml"
     f.write_text(text, encoding="utf-8")
     with pytest.raises(error) as exc:
-        _play(options=override_options(map_file=f))
-    assert "teacher-map.toml" in str(exc.value)
-    for needle in needles:
-        assert needle in str(exc.value)
-
-
-@pytest.mark.parametrize("case", sorted(BAD_DATA))
-def test_bad_data_files_name_the_file_and_the_entry(tmp_path: Path, case: str) -> None:
-    text, error, needles = BAD_DATA[case]
-    f = tmp_path / "teacher-data.toml"
-    f.write_text(text, encoding="utf-8")
-    with pytest.raises(error) as exc:
-        _play(options=override_options(data_file=f))
-    assert "teacher-data.toml" in str(exc.value)
+        _play(options=override_options(**{f"{kind}_file": f}))
+    assert f.name in str(exc.value)
     for needle in needles:
         assert needle in str(exc.value)
 
