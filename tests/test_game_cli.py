@@ -72,6 +72,9 @@ def test_areas(capsys: pytest.CaptureFixture[str]) -> None:
     ("aragon M", "Aragon mercenaries"),
     ("MA", "military advantage"),
     ("end phase", "end phase"),
+    ("drop:FA", "drop off a field army"),
+    ("only aragon", "only Aragon"),
+    ("only sicily", "only Kingdom of Sicily"),
 ])
 def test_choices_in_plain_words(choice: str, words: str) -> None:
     from medviz.rules.medempires.game.describe import describe_choice
@@ -112,3 +115,14 @@ def test_every_game_change_has_plain_words() -> None:
         if isinstance(e, ChangeEvent) and e.change in GAME_REDUCERS:
             text = describe_change(e.change, e.data)
             assert text, e.change
+
+
+def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from medviz.cli import main
+    from medviz.rules.medempires.game.state import game_data
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in game_data().options:
+        assert option in text, option

@@ -281,6 +281,13 @@ BAD_DATA = {
     "no provenance": ('[[units.counter_mix]]\nid = "aragon"\nF = 6\n', DataError,
                       ["[[units.counter_mix]] entry 'aragon' has no provenance"]),
     "unknown table": ('[[units.counters]]\nid = "aragon"\nreconstructed = "x"\n', DataError, ["units.counters"]),
+    "a King with no sure place": (('[[scenarios.setup]]\nid = "anjou"\n'
+                                   'land_areas = ["abruzzi", "calabria", "apulia", "naples", "malta"]\n'
+                                   'must_occupy = ["abruzzi", "calabria", "apulia", "naples"]\n'
+                                   'king_areas = ["malta"]\nreconstructed = "x"\n'), DataError,
+                                  ["'anjou'", "king_areas", "(3.0)"]),
+    "a marker against the powers file": (('[[scenarios.setup]]\nid = "sicily"\nmarker = "ally:A"\n'
+                                          'reconstructed = "x"\n'), DataError, ["'sicily'", "ally:A", "3.3.1"]),
     "unknown area in set-up": (('[[powers.power]]\nid = "genoa"\nhome_areas = ["atlantis"]\n'
                                 'controlled_at_start = ["atlantis"]\nreconstructed = "x"\n'), DataError,
                                ["'genoa'", "'atlantis'"]),

@@ -82,3 +82,21 @@ def test_deterministic() -> None:
     """Same seed, same game: the player uses no randomness of its own."""
     a, b = _game(3), _game(3)
     assert [d.choice for d in a.decisions()] == [d.choice for d in b.decisions()]
+
+
+def test_historical_player_a_courts_the_papacy_and_never_sicily() -> None:
+    """The Angevin side worked through Martin IV and never won the Sicilians back (gazetteer section 3)."""
+    from medviz.engine.policy import DecisionPoint
+    from medviz.rules.medempires.game.deploy import set_up_state
+    from medviz.rules.medempires.game.players import Heuristic, Historical
+
+    s = set_up_state("vespers-1282")
+    rid = "GT1/politics/round-1/A"
+    both = DecisionPoint(rid, "A", ("pass", "diplomacy:genoa", "diplomacy:papal_states", "diplomacy:sicily"), s)
+    assert Historical().choose(both) == "diplomacy:papal_states"
+    assert Heuristic().choose(both) == "diplomacy:sicily"  # the plain heuristic goes for the key areas
+    only_sicily = DecisionPoint(rid, "A", ("pass", "diplomacy:sicily", "vassalage:sicily"), s)
+    assert Historical().choose(only_sicily) == "pass"
+    standard = set_up_state("standard")
+    assert Historical().choose(DecisionPoint(rid, "A", both.options, standard)) == Heuristic().choose(
+        DecisionPoint(rid, "A", both.options, standard))  # outside the Vespers: the heuristic's choice

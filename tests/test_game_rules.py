@@ -418,6 +418,26 @@ def test_8_1_house_rule_dead_kings_stay_dead() -> None:
     assert any(isinstance(e, ReportEvent) and e.report == "no-king-left" for e in r2.events)
 
 
+def test_8_1_house_rule_also_keeps_kings_killed_in_battle_dead() -> None:
+    from medviz.engine import play
+    from medviz.engine.events import ChangeEvent
+    from medviz.rules.medempires.game.players import Heuristic
+    from medviz.rules.medempires.ruleset import RULESET
+
+    for seed in range(40):
+        h = play(RULESET, "vespers-1282", {"dead_kings_stay_dead": True}, seed=seed,
+                 players={"A": Heuristic(), "B": Heuristic()})
+        killed = [e for e in h.events if isinstance(e, ChangeEvent) and e.change == "battle-king-killed"]
+        if killed:
+            break
+    else:
+        pytest.skip("no King fell in battle in 40 games")
+    dead = {k["king"] for k in h.final_state.chronicle["kings_died"]}
+    pools = {k for ks in h.final_state.king_pools.values() for k in ks}
+    assert dead and not dead & pools, (dead, pools)
+    assert len([k["king"] for k in h.final_state.chronicle["kings_died"]]) == len(dead)  # nobody died twice
+
+
 def game_data_king(king: str) -> str:
     from medviz.rules.medempires.game.state import game_data
 

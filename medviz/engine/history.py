@@ -298,7 +298,9 @@ class History:
                          min(len(result.events), len(events)))
             raise MalformedInput(
                 f"{where}: the events do not replay from the recorded seed, options and choices "
-                f"(first mismatch at event {first}); the file was edited or truncated"
+                f"(first mismatch at event {first}); the file was edited or truncated, or it was saved by an "
+                f"older medviz whose rules differed (e.g. a whole game saved before the players chose their "
+                f"set-up) — play the game again to get a current file"
             )
         override = None
         replayed_from = 0

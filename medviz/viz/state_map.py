@@ -609,8 +609,9 @@ def _key_lines(width: int) -> int:
     return 1 if width >= 1400 else 2
 
 
-#: Top and bottom margins of a state map, in pixels (see ``state_map``'s ``margin``).
-VERTICAL_MARGIN = 50
+#: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
+MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
+VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
 
 
 def panel_tops_px(style: StateStyle) -> dict[str, float]:
@@ -788,7 +789,7 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
     fig.update_layout(
         title={"text": _title_text(plan), "x": 0.008, "xanchor": "left", "y": 0.988, "yanchor": "top",
                "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
-        margin={"l": 6, "r": 6, "t": 44, "b": 6},
+        margin=dict(MARGIN),
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(plan, style, status, w, h),
         showlegend=True,

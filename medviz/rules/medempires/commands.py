@@ -150,7 +150,8 @@ def register(sub: Any) -> None:
                    help="random[:SEED] | heuristic | historical (default heuristic)")
     p.add_argument("--option", action="append", metavar="NAME",
                    help="switch on an optional rule (repeatable): mercenaries, poison, territorial_concessions, "
-                        "vespers_taken_at_game_end, coastal_raids_need_mercenaries_rule")
+                        "vespers_taken_at_game_end, coastal_raids_need_mercenaries_rule, dead_kings_stay_dead "
+                        "(docs/data-provenance.md says what each does)")
     p.add_argument("--map", metavar="FILE",
                    help="a map override file (TOML, [[area]]/[[strait]] entries replacing the shipped ones by "
                         "id, each with rule = or reconstructed =): your own copy of the physical map; "

@@ -1075,6 +1075,9 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
                 p.append(f"{w}: king area {a!r} is not among its land_areas")
         if st.units.get("K", 0) and not st.king_areas:
             p.append(f"{w}: sets up a King but lists no king_areas")
+        elif st.units.get("K", 0) and not set(st.king_areas) & set(st.must_occupy):
+            # 3.0: the King joins a listed area holding a land unit; only must_occupy areas are sure to hold one
+            p.append(f"{w}: none of its king_areas is a must_occupy area, so a set-up may leave the King nowhere to go (3.0)")
         land_n = sum(n for c, n in st.units.items() if c in LAND_CODES)
         if land_n < len(st.must_occupy):
             p.append(f"{w}: {land_n} land units cannot occupy {len(st.must_occupy)} areas")
@@ -1082,6 +1085,9 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
             p.append(f"{w}: sets up fleets but lists no fleet_coasts")
         if st.marker is not None and st.marker not in ("ally:A", "ally:B", "vassal:A", "vassal:B"):
             p.append(f"{w}: marker {st.marker!r} is not ally:A|B or vassal:A|B")
+        elif st.marker is not None and st.marker != f"{pw.status_at_start}:{pw.faction_at_start}":
+            p.append(f"{w}: marker {st.marker!r} differs from powers.toml status_at_start "
+                     f"{pw.status_at_start!r} with faction_at_start {pw.faction_at_start!r} (3.3.1)")
         for a in (*st.controls, *st.land_areas, *st.fleet_coasts):
             area_ok(w, a)
 

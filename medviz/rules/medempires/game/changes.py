@@ -259,13 +259,18 @@ def _king_moved(s: GameState, d: Mapping[str, Any]) -> None:
     s.kings[d["king"]] = d["to"]
 
 
+def _back_to_pool(s: GameState, power: str, king: str) -> None:
+    """8.1: a dead King goes back to his faction's pool, unless the house rule keeps him dead."""
+    if not s.options.get("dead_kings_stay_dead"):
+        s.king_pools.setdefault(power, []).append(king)
+
+
 @reducer("king-died")
 def _king_died(s: GameState, d: Mapping[str, Any]) -> None:
     """8.1: the King leaves the map for his faction's King pool (not with ``dead_kings_stay_dead``); a new one is due."""
     s.kings.pop(d["king"], None)
     s.king_due[d["power"]] = True
-    if not s.options.get("dead_kings_stay_dead"):
-        s.king_pools.setdefault(d["power"], []).append(d["king"])
+    _back_to_pool(s, d["power"], d["king"])
     if s.force is not None:
         if d["king"] in s.force.kings:
             s.force.kings.remove(d["king"])
@@ -427,7 +432,7 @@ def battle_change(s: GameState, name: str, d: Mapping[str, Any]) -> None:
         if king:
             s.kings.pop(king, None)
             s.king_due[d["power"]] = True
-            s.king_pools.setdefault(d["power"], []).append(king)  # 8.1: back to the King pool
+            _back_to_pool(s, d["power"], king)
             if s.force is not None and king in s.force.kings:
                 s.force.kings.remove(king)
             s.chronicle["kings_died"].append({"turn": s.turn, "king": king, "cause": "battle"})

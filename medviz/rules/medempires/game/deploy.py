@@ -82,13 +82,14 @@ def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
     data = game_data()
     st = data.setup[power]
     name = data.powers[power].name
+    rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
     land = [c for c in LAND_CODES for _ in range(st.units.get(c, 0))]
     seen: dict[str, int] = {}
     for i, code in enumerate(land):
         seen[code] = seen.get(code, 0) + 1
         unit = data.unit_types[code].name if code in data.unit_types else code
         area = ctx.decide(f"setup/{power}/{code}-{seen[code]}", side, land_options(state, st, len(land) - i),
-                          prompt=f"Where does this {name} {unit.lower()} start? (3.x)")
+                          prompt=f"Where does this {name} {unit.lower()} start? ({rule})")
         ctx.change("unit-placed", actor=side, power=power, unit=code, area=area, setup=True)
     if st.units.get("K", 0):
         king = data.starting_king(power)
@@ -98,7 +99,7 @@ def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
             ctx.change("king-placed", actor=side, king=king.id, power=power, area=area, setup=True)
     seas = fleet_options(st)
     for n in range(1, st.units.get("F", 0) + 1):
-        sea = ctx.decide(f"setup/{power}/F-{n}", side, seas, prompt=f"Which sea does this {name} fleet start in? (3.1)")
+        sea = ctx.decide(f"setup/{power}/F-{n}", side, seas, prompt=f"Which sea does this {name} fleet start in? ({rule})")
         ctx.change("unit-placed", actor=side, power=power, unit="F", area=sea, setup=True)
 
 
@@ -116,7 +117,7 @@ def set_up_state(scenario: str, options: Mapping[str, Any] | None = None,
 
     opts = dict(options or {})
     state = initial_state(scenario, opts)
-    who: Mapping[str, Policy] = players or {"A": Heuristic(), "B": Heuristic()}
+    who: Mapping[str, Policy] = {"A": Heuristic(), "B": Heuristic(), **(players or {})}
     spec = GameSpec(RULESET, scenario, opts, 0, who)
     tasks = setup_tasks(scenario)
     return run(spec, Snapshot(0, state, tuple(reversed(tasks)), None, None)).state  # type: ignore[no-any-return]

@@ -224,16 +224,23 @@ def describe_choice(choice: Any) -> str:
             return f"{verb.split('-')[0]} {_king(bits[1])} {'from' if verb == 'embark-king' else 'into'} {_area(bits[0])}"
         if verb in ("diplomacy", "vassalage", "rebellion"):
             power, _, home = rest.partition("@")
-            words = {"diplomacy": "diplomacy with", "vassalage": "vassalage over", "rebellion": "rebellion of"}[verb]
-            return f"{words} {_short_power(power)}" + (f" in {_area(home)}" if home else "")
+            what = {"diplomacy": "diplomacy with", "vassalage": "vassalage over", "rebellion": "rebellion of"}[verb]
+            return f"{what} {_short_power(power)}" + (f" in {_area(home)}" if home else "")
         if verb == "cede":
             return f"cede {_area(bits[0])}"
-        return " ".join([verb, *(_name(b) for b in bits)])
+        if verb in ("drop", "pickup") and len(bits) == 1:
+            return f"{'drop off' if verb == 'drop' else 'pick up'} a {_unit_word(bits[0])}"
+        return " ".join([verb, *(_token(b) for b in bits)])
     words = text.split(" ")
     if len(words) == 2 and words[0] in powers:  # an eliminated unit: "aragon FA"
         return f"{_short_power(words[0])} {_unit_word(words[1])}"
-    if text in UNIT_NAMES or text in _TWO:
-        return _unit_word(text)
-    if text in MARKER_NAMES:
-        return MARKER_NAMES[text]
-    return _name(text)
+    return " ".join(_token(w) for w in words)
+
+
+def _token(token: str) -> str:
+    """One word of an option: a unit code, a battle marker, an area, power or King id, or itself."""
+    if token in UNIT_NAMES or token in _TWO:
+        return _unit_word(token)
+    if token in MARKER_NAMES:
+        return MARKER_NAMES[token]
+    return _name(token)

@@ -9,7 +9,8 @@ from medviz.engine.events import ChangeEvent
 from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
 from medviz.rules.medempires.game.redistribution import stack_limit
 from medviz.rules.medempires.game.setup import initial_state
-from medviz.rules.medempires.game.state import SIDES, GameState, compute_control, game_data, game_map
+from medviz.rules.medempires.gamedata import LAND_CODES
+from medviz.rules.medempires.game.state import SIDES, GameState, compute_control, game_data, game_map, using_data
 
 
 def violations(s: GameState, *, stacking: bool = False) -> list[str]:
@@ -62,7 +63,7 @@ def violations(s: GameState, *, stacking: bool = False) -> list[str]:
 def setup_violations(s: GameState) -> list[str]:
     """Every broken set-up rule (3.0-3.3.1) of a state whose set-up is complete (empty when sound)."""
     data, m = game_data(), game_map().areas
-    land = ("FA", "L", "R", "M")
+    land = LAND_CODES
     out: list[str] = []
     where: dict[str, dict[str, dict[str, int]]] = {}
     for area, units in s.units.items():
@@ -95,8 +96,17 @@ def setup_violations(s: GameState) -> list[str]:
 
 
 def replay_states(scenario: str, options: dict[str, Any], events: Any) -> Iterator[tuple[Any, GameState]]:
-    """Yield (event, state after it) by folding the change events from set-up, like ``state_at``."""
+    """Yield (event, state after it) by folding the change events from set-up, like ``state_at``.
+
+    The game's own map and data (override files) stay active until the generator is exhausted or
+    closed, so checks run on each yielded state read the same data as the game did.
+    """
     s = initial_state(scenario, options)
+    with using_data(s):  # a game with override files folds with its own map and data
+        yield from _fold(s, events)
+
+
+def _fold(s: GameState, events: Any) -> Iterator[tuple[Any, GameState]]:
     for e in events:
         if isinstance(e, ChangeEvent):
             if e.change.startswith("battle-") and e.change not in ("battle-opened", "battle-closed"):

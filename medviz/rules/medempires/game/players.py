@@ -24,6 +24,7 @@ from medviz.rules.medempires.game.state import (
     game_map,
     other_side,
 )
+from medviz.rules.medempires.gamedata import LAND_CODES
 from medviz.rules.medempires.odds import Doctrine
 
 _LAND_WEIGHT = {"FA": 2, "M": 2, "L": 1, "R": 1}
@@ -113,7 +114,7 @@ def _default_placement(data: _Same, scenario: str, power: str) -> dict[str, str]
     dep = data.obj.deployments[scenario].powers[power]
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for code in ("FA", "L", "R", "M"):
+    for code in LAND_CODES:
         for area, codes in dep.land.items():
             for c in codes:
                 if c == code:
@@ -560,10 +561,11 @@ EXPEDITION = ("M", "M")
 #: than its own (tuned over seeds 0-39: Sicily held more often, the heartland no weaker).
 HOME_ALARM = 4
 #: Politics as the war was waged (gazetteer section 3): the Angevin side works through the Papacy
-#: (Martin IV excommunicated Peter and preached the crusade of 1285) and the maritime republics; it
+#: (Martin IV excommunicated Peter and preached the crusade of 1285) and Genoa, whose galleys sailed
+#: with the French fleet in 1285 (row 25, Les Formigues); it
 #: never won the Sicilians back (they rose against Anjou and in 1296 crowned Frederick III rather
 #: than return), so the historical Player A makes no attempt on Sicily.
-HISTORY_POLITICS: dict[str, tuple[str, ...]] = {"A": ("papal_states", "genoa", "pisa")}
+HISTORY_POLITICS: dict[str, tuple[str, ...]] = {"A": ("papal_states", "genoa")}
 NEVER_COURTED: dict[str, tuple[str, ...]] = {"A": ("sicily",)}
 
 
@@ -594,7 +596,7 @@ class Historical(Heuristic):
         return tg
 
     def _politics(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        """Attempts the war saw (the Papacy, the maritime republics), none on Sicily for Anjou."""
+        """Attempts the war saw (the Papacy, Genoa), none on Sicily for Anjou."""
         if not self._vespers(s) or tail != side:
             return super()._politics(s, side, d, tail, opts)
 

@@ -81,11 +81,11 @@ def new_king(state: GameState, ctx: Context, power: str) -> None:
     m = game_map().areas
     areas = sorted(a for a, c in state.ctl.items() if c == side and m[a].kind == "land"
                    and any(p == power and n > 0 for (p, _), n in state.units.get(a, {}).items()))
-    if not areas:
-        ctx.report("no-place-for-king", actor=side, power=power)
-        return
     if not state.king_pools.get(power):
         ctx.report("no-king-left", actor=side, power=power)  # only with dead_kings_stay_dead
+        return
+    if not areas:
+        ctx.report("no-place-for-king", actor=side, power=power)
         return
     king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", sorted(state.king_pools[power]), actor=side,
                     purpose=f"new King of {game_data().powers[power].name} (8.1)")

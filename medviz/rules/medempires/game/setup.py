@@ -1,4 +1,5 @@
-"""Setting up a game (3.0-3.3.1) from the game data's default deployment of the scenario.
+"""A game before its set-up: statuses, control, treasuries and pools; the players then place every
+counter as decisions (3.0-3.3.1, ``game/deploy.py``).
 
 Options may carry a user's map / game-data override files (``map_override``, ``data_override``:
 their parsed content, so a saved history replays anywhere); ``data_for_options`` builds the map
@@ -200,7 +201,9 @@ def parse_options(scenario: str, options: Mapping[str, Any]) -> dict[str, bool]:
 
 
 def initial_state(scenario: str, options: Mapping[str, Any]) -> GameState:
-    """The state after set-up (3.1 Player A, 3.2 Player B, 3.3.1 the other powers).
+    """The state before set-up: statuses, control, treasuries, pools; every counter still off the map.
+
+    The players then place the counters (3.1 Player A, 3.2 Player B, 3.3.1 the others): ``game/deploy.py``.
 
     With override files in the options the state carries their map and data (``data_pair``).
     """
