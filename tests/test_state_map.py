@@ -240,3 +240,18 @@ def test_any_two_steps_reach_what_a_fresh_drawing_shows(first: dict[str, Any], s
     update_state_map(fig, start, first)
     update_state_map(fig, first, second)
     assert _state(fig) == _state(state_map(second))
+
+
+def test_the_set_up_is_named_as_such_not_turn_0() -> None:
+    from medviz.engine import RandomPolicy, play
+    from medviz.rules.medempires.ruleset import RULESET
+    from medviz.rules.medempires.view import history_view
+
+    h = play(RULESET, "vespers-1282", {}, seed=7, players={"A": RandomPolicy(3), "B": RandomPolicy(4)})
+    fig = state_map(history_view(h, 60))
+    texts = [a.text for a in fig.layout.annotations if a.name == "panel-turn"] + [fig.layout.title.text]
+    assert "Set-up" in texts[0] and "Turn 0" not in " ".join(texts), texts
+    meta = fig.layout.meta
+    tops = meta["panel_px"]
+    assert tops["panel-turn"] < tops["panel-A"] < tops["panel-B"] < tops["panel-pope"] < tops["legend"]
+    assert meta["vertical_margin"] == fig.layout.margin.t + fig.layout.margin.b

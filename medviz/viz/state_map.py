@@ -514,11 +514,11 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place]) -> dict[str, st
     tp = view.get("tp") or {}
     vp = view.get("vp") or {}
     turn = view.get("turn")
-    head = f"<b>Turn {turn}</b>" if turn is not None else "<b>Set-up</b>"
-    if view.get("years"):
+    head = f"<b>Turn {turn}</b>" if turn else "<b>Set-up</b>"  # turn 0: the set-up (3.0)
+    if view.get("years") and turn:
         head += f"  ·  {view['years']}"
     phase = view.get("phase")
-    head += f"<br>{_phase_words(phase).capitalize()} phase" if phase else "<br>before the first turn"
+    head += f"<br>{_phase_words(phase).capitalize()} phase" if phase and turn else "<br>before the first turn"
     out = {"panel-turn": head}
     for side in SIDES:
         names = [powers[p].name.split(" (")[0] for p in _side_powers(status, side)]
@@ -557,6 +557,8 @@ def _title(view: Mapping[str, Any]) -> tuple[str, str]:
     title = str(view.get("title") or "Mediterranean Empires")
     if view.get("turn") is not None and f"turn {view['turn']}" in title.lower():
         return title, ""
+    if view.get("turn") == 0:  # the set-up (3.0)
+        return title, "" if "set-up" in title.lower() else "set-up, before the first turn"
     bits = []
     if view.get("turn") is not None:
         bits.append(f"Turn {view['turn']}")
