@@ -10,6 +10,7 @@ thwart the opponent's attempts.
 from __future__ import annotations
 
 from collections import deque
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -140,13 +141,14 @@ def targets(state: GameState, side: str) -> dict[str, int]:
     return out
 
 
-#: Per-decision memo, live only inside ``Heuristic.choose`` (the state is fixed meanwhile).
-_MEMO: dict[tuple[int, str, str], Any] | None = None
+#: Per-decision memo, live only inside ``Heuristic.choose`` (the state is fixed meanwhile); a ContextVar,
+#: so threads and nested decisions each see their own.
+_MEMO: ContextVar[dict[tuple[int, str, str], Any] | None] = ContextVar("medempires_player_memo", default=None)
 
 
 def enemy_strength(state: GameState, area: str, side: str) -> int:
     """``strength`` of the other side's land units in ``area`` (memoised within one decision)."""
-    memo = _MEMO
+    memo = _MEMO.get()
     if memo is None:
         return strength(enemy_land(state, area, side))
     key = (id(state), area, side)
@@ -158,7 +160,7 @@ def enemy_strength(state: GameState, area: str, side: str) -> int:
 
 def _units_by_power(state: GameState) -> dict[str, int]:
     """Units on the map per power (memoised within one decision)."""
-    memo = _MEMO
+    memo = _MEMO.get()
     key = (id(state), "units-by-power", "")
     if memo is not None and key in memo:
         return memo[key]  # type: ignore[no-any-return]
@@ -184,12 +186,11 @@ class Heuristic:
 
     def choose(self, point: DecisionPoint) -> Any:
         """Pick one of ``point.options``."""
-        global _MEMO
-        _MEMO = {}  # the state cannot change while we think: per-decision memo (see enemy_strength)
+        token = _MEMO.set({})  # the state cannot change while we think: per-decision memo (see enemy_strength)
         try:
             return self._choose(point)
         finally:
-            _MEMO = None
+            _MEMO.reset(token)
 
     def _choose(self, point: DecisionPoint) -> Any:
         d = point.decision
