@@ -51,6 +51,11 @@ def task_setup(state: GameState, ctx: Context) -> None:
     ctx.begin_phase(SETUP_PHASE, turn=0)
 
 
+def setup_rule(st: SetupEntry) -> str:
+    """The rule that sets up this power: 3.1 (Player A's), 3.2 (Player B's) or 3.3.1 (the others)."""
+    return {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+
+
 def land_options(state: GameState, st: SetupEntry, left: int) -> list[str]:
     """Where the next land unit of ``st.power`` may go, with ``left`` land units still to place (3.x).
 
@@ -82,7 +87,7 @@ def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
     data = game_data()
     st = data.setup[power]
     name = data.powers[power].name
-    rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+    rule = setup_rule(st)
     land = [c for c in LAND_CODES for _ in range(st.units.get(c, 0))]
     seen: dict[str, int] = {}
     for i, code in enumerate(land):

@@ -7,6 +7,7 @@ from typing import Any
 
 from medviz.engine.events import ChangeEvent
 from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
+from medviz.rules.medempires.game.deploy import setup_rule
 from medviz.rules.medempires.game.redistribution import stack_limit
 from medviz.rules.medempires.game.setup import initial_state
 from medviz.rules.medempires.gamedata import LAND_CODES
@@ -71,7 +72,7 @@ def setup_violations(s: GameState) -> list[str]:
             if n:
                 where.setdefault(p, {}).setdefault(area, {})[c] = n
     for power, st in data.setup.items():
-        rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+        rule = setup_rule(st)
         mine = where.get(power, {})
         counts: dict[str, int] = {}
         for area, units in mine.items():

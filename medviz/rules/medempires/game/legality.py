@@ -20,12 +20,12 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
     f = state.force if isinstance(state, GameState) else None
     m = game_map().areas
     if decision.startswith("setup/") and state is not None:
-        from medviz.rules.medempires.game.deploy import land_options
+        from medviz.rules.medempires.game.deploy import land_options, setup_rule
         from medviz.rules.medempires.game.state import game_data
 
         _, power, unit = decision.split("/")
         st = game_data().setup[power]
-        rule = {"A": "3.1", "B": "3.2"}.get(st.side, "3.3.1")
+        rule = setup_rule(st)
         if unit == "king":
             return (f"the King starts in one of {', '.join(st.king_areas)} that holds one of its land units", "3.0")
         if unit.startswith("F-"):
