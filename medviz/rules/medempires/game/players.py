@@ -150,12 +150,22 @@ def enemy_strength(state: GameState, area: str, side: str) -> int:
     """``strength`` of the other side's land units in ``area`` (memoised within one decision)."""
     memo = _MEMO.get()
     if memo is None:
-        return strength(enemy_land(state, area, side))
+        return _land_strength(state, area, other_side(side))
     key = (id(state), area, side)
     v = memo.get(key)
     if v is None:
-        v = memo[key] = strength(enemy_land(state, area, side))
+        v = memo[key] = _land_strength(state, area, other_side(side))
     return v
+
+
+def _land_strength(state: GameState, area: str, side: str) -> int:
+    """``strength`` of ``side``'s land units in ``area``, counted in one pass (no dicts built)."""
+    units = state.units.get(area)
+    if not units:
+        return 0
+    side_of = state.side_of
+    weight = _LAND_WEIGHT.get
+    return sum(weight(c, 1) * n for (p, c), n in units.items() if n > 0 and c != "F" and side_of(p) == side)
 
 
 def _units_by_power(state: GameState) -> dict[str, int]:
@@ -354,8 +364,9 @@ class Heuristic:
         if scenario_values(s, side).get(area, 0) < 3 or s.ctl.get(area) != side:
             return False
         m = game_map().areas
-        return any(enemy_land(s, b, side) for b in m[area].neighbours) or any(
-            s.side_units(x, other_side(side)) for x in m[area].coasts)
+        foe = other_side(side)
+        return any(_land_strength(s, b, foe) for b in m[area].neighbours) or any(
+            s.has_side_units(x, foe) for x in m[area].coasts)
 
     def _land_plan_value(self, s: GameState, side: str, area: str, st: int, tg: dict[str, int]) -> float:
         best = 0.0
