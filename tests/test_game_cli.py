@@ -126,3 +126,15 @@ def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> Non
     text = " ".join(capsys.readouterr().out.split())
     for option in game_data().options:
         assert option in text, option
+
+
+def test_words_for_a_returned_marker_and_a_battle_that_destroys_both_sides() -> None:
+    from medviz.rules.medempires.game.describe import describe_change
+
+    returned = describe_change("marker-spent", {"side": "B", "marker": "crusade", "to": "aside"})
+    assert "returns" in returned and "plays" not in returned  # 12.0: returned without playing it
+    assert "plays" in describe_change("marker-spent", {"side": "B", "marker": "crusade", "to": "in_play"})
+    both = {"area": "tuscany", "winner": None, "left": {"attacker": 0, "defender": 0}}
+    assert describe_change("battle-closed", {"summary": both}).endswith("both sides are destroyed")
+    stand = {"area": "tuscany", "winner": None, "left": {"attacker": 2, "defender": 1}}
+    assert describe_change("battle-closed", {"summary": stand}).endswith("both sides remain")

@@ -10,12 +10,12 @@ import pytest
 
 from test_game_helpers import changes, decision, empty_position, put, run_tasks
 from medviz.engine.errors import IllegalAction
-from medviz.engine.events import ReportEvent
+from medviz.engine.events import ReportEvent, RollEvent
 from medviz.engine.game import Task
 from medviz.rules.medempires.game.invariants import violations
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.deploy import set_up_state
-from medviz.rules.medempires.game.state import compute_control, game_map
+from medviz.rules.medempires.game.state import compute_control, game_map, refresh_control
 from medviz.rules.medempires.game.turn import judge, victory_points
 
 P = "GT1/ops-A/force-1"
@@ -286,6 +286,28 @@ def test_7_politics_alliance_with_thwart_tie_favouring_the_attempt() -> None:
     assert r.state.ctl["genoa"] == "A"
 
 
+def test_7_0_only_one_tp_per_attempt_across_the_thwart_and_the_table_roll() -> None:
+    s = set_up_state("standard", {})
+    s.hands = {"A": {"diplomacy": 1}, "B": {"diplomacy": 1}}
+    s.political = {"A": ["diplomacy", "vassalage", "rebellion"], "B": ["diplomacy", "vassalage", "rebellion"]}
+    s.tp = {"A": 5, "B": 5}
+    rid = "GT1/politics/round-1/A"
+    ch = {rid: "diplomacy:genoa", f"{rid}/thwart": "thwart", f"{rid}/thwart/B/king": "none",
+          f"{rid}/thwart/B/tp": "no", f"{rid}/thwart/A/king": "none", f"{rid}/thwart/A/tp": "yes",
+          f"{rid}/attempt/king": "none"}
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], ch,
+                  overrides={f"{rid}/thwart/A": 3, f"{rid}/thwart/B": 4, f"{rid}/attempt": 4})
+    ids = {e.decision for e in r.events if hasattr(e, "decision")}
+    assert f"{rid}/thwart/A/tp" in ids and f"{rid}/attempt/tp" not in ids  # the TP went on the thwart roll
+    assert r.state.tp["A"] == 4 and r.state.status["genoa"] == "neutral"  # 4 with no TP: no effect
+    # Without a TP on the thwart roll, the attempt may still buy its +1 on the table roll.
+    ch[f"{rid}/thwart/A/tp"] = "no"
+    ch[f"{rid}/attempt/tp"] = "yes"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], ch,
+                  overrides={f"{rid}/thwart/A": 4, f"{rid}/thwart/B": 4, f"{rid}/attempt": 4})
+    assert r.state.tp["A"] == 4 and r.state.status["genoa"] == "ally:A"
+
+
 def test_7_pass_forfeits_a_kind() -> None:
     s = set_up_state("standard", {})
     s.hands["A"] = {"diplomacy": 1}
@@ -306,6 +328,29 @@ def test_7_1_3_revert_sicily_to_neutrality() -> None:
     assert st.status["sicily"] == "neutral"
     assert sum(n for u in st.units.values() for (p, _), n in u.items() if p == "sicily") == 2  # 3 halved, up
     assert st.ctl["sicily_west"] == "sicily" and violations(st) == []
+    # 3.4: an inactive neutral's areas belong to neither side, also the one its units left empty.
+    assert not st.units.get("sicily_east") and st.ctl["sicily_east"] == "sicily"
+
+
+def test_3_4_an_area_held_by_an_ally_alone_follows_the_ally_when_it_turns_neutral() -> None:
+    s = empty_position()
+    s.status["genoa"] = "ally:A"
+    put(s, "olbia", "genoa", "L")
+    put(s, "corsica_north", "genoa", "L")
+    put(s, "corsica_north", "france", "FA")
+    assert (s.ctl["olbia"], s.ctl["corsica_north"]) == ("A", "A")
+    del s.units["olbia"]
+    del s.units["corsica_north"]
+    refresh_control(s, ("olbia", "corsica_north"))
+    assert (s.ctl["olbia"], s.ctl["corsica_north"]) == ("A", "A")  # 3.4 b: the last holder, through the ally
+    s.status["genoa"] = "neutral"
+    refresh_control(s)
+    # Olbia was held by Genoa's units alone: it is an inactive neutral's area now; Corsica North was
+    # held with France's own army, so it stays Player A's (3.4 b).
+    assert (s.ctl["olbia"], s.ctl["corsica_north"]) == ("genoa", "A")
+    s.status["genoa"] = "ally:B"
+    refresh_control(s)
+    assert s.ctl["olbia"] == "B"  # an allied power establishes control for its side (3.4)
 
 
 def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:
@@ -334,6 +379,21 @@ def test_12_pope_placed_only_by_the_holder_of_rome() -> None:
     s2.ctl["papal_states"] = compute_control(s2, "papal_states")
     r2 = run_tasks(s2, [Task.of("game.stratagems")])
     assert r2.state.pope == "A"
+
+
+def test_12_markers_drawn_after_a_battle_act_at_the_next_stratagem_markers_phase() -> None:
+    s = set_up_state("standard", {})
+    # Drawn after DV+S results last turn: they wait in the hands until this phase (12.0: they act in it).
+    s.hands = {"A": {"pope": 1}, "B": {"plague": 1}}
+    s.cup.pop("pope", None)
+    s.cup["plague"] -= 1
+    s.ctl["papal_states"] = "A"
+    r = run_tasks(s, [Task.of("game.stratagems")], overrides={"GT1/stratagems/held-plague-1/B/plague": 2})
+    st = r.state
+    assert st.pope == "A" and st.plague
+    held = [e for e in r.events if isinstance(e, RollEvent) or getattr(e, "change", "") == "pope"]
+    assert held[0].seq < next(e.seq for e in r.events if getattr(e, "draw", "").startswith("GT1/stratagems/draw-1"))
+    assert all(not st.hands[side].get(m) for side in "AB" for m in ("pope", "plague", "crusade"))
 
 
 def test_12_crusade_withdraws_a_fleet_and_two_units_when_the_pope_sits_in_rome() -> None:

@@ -89,7 +89,8 @@ def task_after_battle(state: GameState, ctx: Context) -> None:
         sum(n for (p, c), n in b.initial["defender"].items() if c == "M")
     summary = {"turn": state.turn, "area": area, "kind": b.kind, "winner": _winner_player(b),
                "results": list(b.results), "attacker": b.sides["attacker"].player,
-               "interception": not b.may_avoid, "mercenaries": fought_mercs}
+               "interception": not b.may_avoid, "mercenaries": fought_mercs,
+               "left": {"attacker": b.sides["attacker"].count(), "defender": b.sides["defender"].count()}}
     ctx.change("battle-closed", automatic=True, summary=summary)
     settle_cargo(state, ctx, b.prefix)
     bury_lonely_kings(state, ctx, area)

@@ -84,6 +84,8 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "marker-drawn":
         return f"Player {d['side']} takes a {_marker(d['marker'])} marker"
     if change == "marker-spent":
+        if d.get("to") == "aside":  # 12.0: the Pope without Rome, the Crusade without the Pope
+            return f"Player {d['side']} returns the {_marker(d['marker'])} marker unplayed (12.0)"
         return f"Player {d['side']} plays {_marker(d['marker'])}" + (
             f" ({d['use']})" if d.get("use") else "")
     if change == "pope":
@@ -97,7 +99,13 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
             " (interception)" if not d.get("may_avoid", True) else "")
     if change == "battle-closed":
         s = d["summary"]
-        return f"the battle in {_area(s['area'])} ends: " + (f"Player {s['winner']} holds the field" if s.get("winner") else "both sides remain")
+        if s.get("winner"):
+            end = f"Player {s['winner']} holds the field"
+        elif s.get("left") and not any(s["left"].values()):
+            end = "both sides are destroyed"
+        else:
+            end = "both sides remain"
+        return f"the battle in {_area(s['area'])} ends: {end}"
     if change == "area-ceded":
         return f"{_area(d['area'])} is ceded to Castile (14.3)"
     bookkeeping = _BOOKKEEPING.get(change)

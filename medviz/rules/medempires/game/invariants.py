@@ -51,6 +51,11 @@ def violations(s: GameState, *, stacking: bool = False) -> list[str]:
         carried = s.force is not None and k in s.force.cargo_kings
         if m[area].kind != "land" and not carried:
             out.append(f"8.0: King {k} alone at sea in {area}")
+    if s.phase == "politics":
+        for side in SIDES:
+            for marker in ("plague", "pope", "crusade"):
+                if s.hands[side].get(marker):
+                    out.append(f"12.0: {side} still holds the {marker} marker after the stratagem markers phase")
     if stacking:
         for side in SIDES:
             for a in m:

@@ -119,17 +119,19 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
     left = [k for k in state.political[side] if k != kind]
     ctx.change("political-kinds", actor=side, side=side, left=left, attempted=kind)
     foe = other_side(side)
+    tp_spent = False  # 7.0 step 3c and the Diplomacy Table: one TP per attempt, thwart roll included
     if state.hands[foe].get("diplomacy"):
         thwart = ctx.decide(f"{rid}/thwart", foe, ["let it stand", "thwart"], prompt="Try to thwart? (7.0)")
         if thwart == "thwart":
             ctx.change("marker-spent", actor=foe, side=foe, marker="diplomacy", to="cup", use="thwart")
             rolls = {s: ctx.roll(f"{rid}/thwart/{s}", actor=s, purpose="thwart roll (7.0)") for s in (foe, side)}
             mods = {s: modifiers(state, ctx, s, f"{rid}/thwart/{s}") for s in (foe, side)}
-            a, t = rolls[side] + mods[side], rolls[foe] + mods[foe]
+            tp_spent = mods[side][1]
+            a, t = rolls[side] + mods[side][0], rolls[foe] + mods[foe][0]
             ctx.report("thwart", actor=foe, attempt=a, thwart=t, result="thwarted" if t > a else "goes ahead")
             if t > a:
                 return
-    drm = modifiers(state, ctx, side, f"{rid}/attempt")
+    drm, _ = modifiers(state, ctx, side, f"{rid}/attempt", tp_allowed=not tp_spent)
     power = target.split("@")[0]
     if kind == "diplomacy" and power == "castile" and state.concession[side]:
         drm += 3
@@ -144,8 +146,11 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
     apply_success(state, ctx, side, kind, target, rid)
 
 
-def modifiers(state: GameState, ctx: Context, side: str, rid: str) -> int:
-    """7.0 step 3: one King's diplomacy, the Pope, one TP; each King and the Pope once per turn."""
+def modifiers(state: GameState, ctx: Context, side: str, rid: str, tp_allowed: bool = True) -> tuple[int, bool]:
+    """7.0 step 3: one King's diplomacy, the Pope, one TP; each King and the Pope once per turn.
+
+    Returns the modifier and whether a TP was spent (only one TP per attempt, 7.0 step 3c).
+    """
     data = game_data()
     drm = 0
     kings = sorted(k for k in state.kings if PLAYER_POWERS[data.kings[k].power] == side
@@ -159,11 +164,13 @@ def modifiers(state: GameState, ctx: Context, side: str, rid: str) -> int:
         if ctx.decide(f"{rid}/pope", side, ["no", "yes"], prompt="Add the Pope (+1)?") == "yes":
             ctx.change("pope-used", actor=side)
             drm += 1
-    if state.tp[side] >= 1:
+    spent = False
+    if tp_allowed and state.tp[side] >= 1:
         if ctx.decide(f"{rid}/tp", side, ["no", "yes"], prompt="Spend 1 TP for +1?") == "yes":
             ctx.change("treasury", actor=side, side=side, tp=state.tp[side] - 1, why="political +1")
             drm += 1
-    return drm
+            spent = True
+    return drm, spent
 
 
 def remove_all_units(state: GameState, ctx: Context, side: str, power: str, fleets_only: bool = False) -> None:

@@ -299,6 +299,25 @@ def compute_control(state: GameState, area: str) -> str | None:
     return state.side_of(o) or o
 
 
+def _holder(state: GameState, area: str, c: str) -> str:
+    """Who holds ``area`` for 3.4 b: the side, or the one allied power whose units alone give it the side.
+
+    Ruling: an area held only by one ally's land units is remembered as that power's, so when the
+    alliance ends (7.1.3) or changes, the empty area follows the power, not the old side (3.4:
+    inactive neutrals' areas are controlled by neither side).
+    """
+    if c not in SIDES:
+        return c
+    allies = set()
+    for (power, code), n in state.units[area].items():
+        if n <= 0 or code == "F" or state.side_of(power) != c:
+            continue
+        if power in PLAYER_POWERS:
+            return c
+        allies.add(power)
+    return allies.pop() if len(allies) == 1 else c
+
+
 def refresh_control(state: GameState, areas: Any = None) -> None:
     """Recompute control of ``areas`` (all land areas if None); track 3.4 b and 13.0 'taken'."""
     m = game_map().areas
@@ -310,7 +329,7 @@ def refresh_control(state: GameState, areas: Any = None) -> None:
         c = compute_control(state, a)
         state.ctl[a] = c
         if c is not None and c != "partial" and state.units.get(a):
-            state.owner[a] = c  # 3.4 b: remember who last held it by occupation
+            state.owner[a] = _holder(state, a, c)  # 3.4 b: remember who last held it by occupation
         if c == "A" and a in guarded and a not in state.taken:
             state.taken.append(a)
 

@@ -50,9 +50,19 @@ def task_turn(state: GameState, ctx: Context, turn: int) -> None:
 # --------------------------------------------------------------------------------------------
 # Joint Stratagem Markers Phase (5.1, 9.0, 12.0)
 # --------------------------------------------------------------------------------------------
+#: Markers that act during the Joint Stratagem Markers Phase (12.0): drawn then, they act at once.
+PHASE_MARKERS = ("plague", "pope", "crusade")
+
+
 def task_stratagems(state: GameState, ctx: Context) -> None:
     """A then B draw in turn until each has drawn four or the cup is empty; drawn effects at once."""
     begin(state, ctx, "stratagems")
+    # Ruling: Plague, the Pope and the Crusade act only in this phase (12.0); one drawn after a
+    # DV+S result waits in its drawer's hand and acts now, before the new draws.
+    for side in SIDES:
+        for marker in PHASE_MARKERS:
+            for j in range(1, state.hands[side].get(marker, 0) + 1):
+                resolve_drawn(state, ctx, side, marker, f"{gt(state)}/stratagems/held-{marker}-{j}/{side}")
     for i in range(1, 5):
         if not state.cup:
             break
