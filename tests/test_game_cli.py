@@ -138,3 +138,13 @@ def test_words_for_a_returned_marker_and_a_battle_that_destroys_both_sides() -> 
     assert describe_change("battle-closed", {"summary": both}).endswith("both sides are destroyed")
     stand = {"area": "tuscany", "winner": None, "left": {"attacker": 2, "defender": 1}}
     assert describe_change("battle-closed", {"summary": stand}).endswith("both sides remain")
+
+
+def test_words_count_units_in_good_english() -> None:
+    from medviz.rules.medempires.game.describe import describe_change
+
+    three = describe_change("unit-moved", {"power": "anjou", "unit": "FA", "n": 3, "source": "calabria", "to": "apulia"})
+    assert "3 " in three and "field armies move from" in three, three
+    one = describe_change("unit-moved", {"power": "anjou", "unit": "L", "source": "calabria", "to": "apulia"})
+    assert "levy moves from" in one, one
+    assert "levies set up" in describe_change("unit-placed", {"power": "anjou", "unit": "L", "n": 2, "area": "apulia", "setup": True})

@@ -17,6 +17,7 @@ from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.deploy import set_up_state
 from medviz.rules.medempires.game.state import compute_control, game_map, refresh_control
 from medviz.rules.medempires.game.turn import judge, victory_points
+from medviz.rules.medempires.ruleset import RULESET
 
 P = "GT1/ops-A/force-1"
 
@@ -330,6 +331,40 @@ def test_7_1_3_revert_sicily_to_neutrality() -> None:
     assert st.ctl["sicily_west"] == "sicily" and violations(st) == []
     # 3.4: an inactive neutral's areas belong to neither side, also the one its units left empty.
     assert not st.units.get("sicily_east") and st.ctl["sicily_east"] == "sicily"
+
+
+def _revert_sicily_with_french_units_in_it(east_too: bool) -> object:
+    s = set_up_state("standard", {})
+    s.hands = {"A": {"diplomacy": 1}, "B": {}}
+    s.political = {"A": ["diplomacy"], "B": []}
+    put(s, "sicily_west", "france", "FA")
+    if east_too:
+        put(s, "sicily_east", "france", "L")
+    rid = "GT1/politics/round-1/A"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "diplomacy:sicily"},
+                  overrides={f"{rid}/attempt": 6, f"{rid}/revert-units": 3})
+    assert r.state.must_leave == {"sicily_west": ["A"]}  # 7.1.3: the French must move out
+    return r.state
+
+
+def test_7_1_3_units_in_the_neutrals_home_area_move_out_in_their_next_operations_phase() -> None:
+    s = _revert_sicily_with_french_units_in_it(east_too=True)
+    r = run_tasks(s, [Task.of("game.operations", side="A")], {"GT1/ops-A/force-1": "end phase"})
+    st = r.state
+    assert ("france", "FA") not in st.units.get("sicily_west", {})
+    assert st.units["sicily_east"][("france", "FA")] == 1
+    assert st.done["sicily_east"][("france", "FA")] == 1  # the move was its action this phase
+    assert st.ctl["sicily_west"] == "sicily" and st.must_leave == {}
+    words = [RULESET.describe(e) for e in r.events]
+    assert any("moves from" in w and "7.1.3" in w for w in words)
+
+
+def test_7_1_3_units_with_nowhere_to_go_are_eliminated() -> None:
+    s = _revert_sicily_with_french_units_in_it(east_too=False)
+    r = run_tasks(s, [Task.of("game.operations", side="A")], {"GT1/ops-A/force-1": "end phase"})
+    assert not any(p == "france" for (p, _c) in r.state.units.get("sicily_west", {}))
+    assert any(e.data.get("reason") == "7.1.3 nowhere to go" for e in changes(r.events, "unit-removed"))
+    assert r.state.ctl["sicily_west"] == "sicily"
 
 
 def test_3_4_an_area_held_by_an_ally_alone_follows_the_ally_when_it_turns_neutral() -> None:

@@ -234,6 +234,15 @@ def _status(s: GameState, d: Mapping[str, Any]) -> None:
     refresh_control(s)
 
 
+@reducer("must-leave")
+def _must_leave(s: GameState, d: Mapping[str, Any]) -> None:
+    """7.1.3: the sides whose units must leave a reverted neutral's home area (none: the entry goes)."""
+    if d["sides"]:
+        s.must_leave[d["area"]] = list(d["sides"])
+    else:
+        s.must_leave.pop(d["area"], None)
+
+
 @reducer("area-ceded")
 def _ceded(s: GameState, d: Mapping[str, Any]) -> None:
     s.owner[d["area"]] = d["to"]

@@ -26,7 +26,14 @@ def _unit(d: Mapping[str, Any]) -> str:
     name = UNIT_NAMES.get(str(d.get("unit")), str(d.get("unit")))
     pname = power.name if power else str(d.get("power"))
     article = "an" if pname[:1] in "AEIOU" else "a"
-    return f"{n if n > 1 else article} {pname} {name}{'s' if n > 1 else ''}"
+    return f"{n if n > 1 else article} {pname} {_PLURAL.get(name, name) if n > 1 else name}"
+
+
+_PLURAL = {"field army": "field armies", "levy": "levies", "fleet": "fleets"}
+
+
+def _verb(d: Mapping[str, Any], one: str, many: str) -> str:
+    return many if int(d.get("n", 1)) > 1 else one
 
 
 def _king(k: Any) -> str:
@@ -38,13 +45,13 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     """One whole-game change in plain words, or None."""
     if change == "unit-placed":
         if d.get("setup"):
-            return f"{_unit(d)} sets up in {_area(d['area'])}"
+            return f"{_unit(d)} {_verb(d, 'sets', 'set')} up in {_area(d['area'])}"
         return f"{_unit(d)} {'recruited' if d.get('recruited') else 'placed'} in {_area(d['area'])}"
     if change == "unit-removed":
         why = d.get("reason") or ("set aside for the Crusade" if d.get("to") == "crusade" else "")
         return f"{_unit(d)} removed from {_area(d['area'])}" + (f" ({why})" if why else "")
     if change == "unit-moved":
-        return f"{_unit(d)} moves from {_area(d['source'])} to {_area(d['to'])}" + (f" ({d['why']})" if d.get("why") else "")
+        return f"{_unit(d)} {_verb(d, 'moves', 'move')} from {_area(d['source'])} to {_area(d['to'])}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "force-formed":
         units = ", ".join(f"{n} {UNIT_NAMES.get(c, c)}" for _, c, n in d["units"])
         kings = f" with {', '.join(_king(k) for k in d.get('kings', ()))}" if d.get("kings") else ""
@@ -65,7 +72,7 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
         what = _king(d["king"]) if d.get("king") else _unit(d)
         return f"{what} lands in {_area(d['to'])}"
     if change == "cargo-lost":
-        return f"{_unit(d)} is lost at sea"
+        return f"{_unit(d)} {_verb(d, 'is', 'are')} lost at sea"
     if change == "status":
         power = _power(d["power"])
         st = str(d["status"])
@@ -142,6 +149,8 @@ _BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "markers-return": lambda d: "stratagem markers go back to the cup",
     "game-ends": lambda d: "the game ends",
     "setup-done": lambda d: "every counter is placed: the set-up is complete (3.0)",
+    "must-leave": lambda d: (f"{' and '.join(_side(x) for x in d['sides'])} must move out of {_area(d['area'])} (7.1.3)"
+                             if d["sides"] else f"{_area(d['area'])} is left to its neutral owner (7.1.3)"),
     "force-picks-up": lambda d: f"the force picks up {_unit(d)}",
     "force-drops": lambda d: f"the force drops off {_unit(d)}",
     "king-joins": lambda d: f"{_king(d['king'])} joins the force",

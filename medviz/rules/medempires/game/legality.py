@@ -66,6 +66,8 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
         if verb == "end" and f.cargo:
             return ("transported units cannot stay aboard when the fleet ends its action", "11.2")
         return ("not a legal action for this force", "10.0")
+    if "/ops-" in decision and "/leave/" in decision:
+        return ("units leaving a neutral's home area go to an adjacent area in their side's total control", "7.1.3")
     if "/ops-" in decision:
         if "|" in text:
             area, power, _ = (text.split("|") + ["", ""])[:3]

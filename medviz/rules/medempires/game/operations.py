@@ -33,7 +33,46 @@ def task_operations(state: GameState, ctx: Context, side: str) -> None:
     """A player's Operations Phase: activate forces one at a time (10.0)."""
     begin(state, ctx, f"operations-{side}")
     ctx.change("ops-phase-begins", automatic=True, side=side)
+    for area in sorted(a for a, sides in state.must_leave.items() if side in sides):
+        leave_home_area(state, ctx, side, area)
     ctx.schedule(Task.of("game.activate", side=side, n=1))
+
+
+def leave_destinations(state: GameState, side: str, area: str) -> list[str]:
+    """Where units leaving a reverted neutral's home area may go: adjacent land areas in the side's total control."""
+    m = game_map().areas
+    return sorted(b for b in m[area].neighbours if m[b].kind == "land" and state.ctl.get(b) == side)
+
+
+def leave_home_area(state: GameState, ctx: Context, side: str, area: str) -> None:
+    """7.1.3: the side's land units (and Kings) leave the neutral's home area at the start of its phase.
+
+    Ruling: they move free of OPs to an adjacent area in their side's total control and have then
+    acted this phase; with no such area they are eliminated (back to the pool). Kings follow.
+    """
+    prefix = f"{gt(state)}/ops-{side}/leave/{area}"
+    dests = leave_destinations(state, side, area)
+    went: list[str] = []
+    for (p, c), n in sorted(state.units.get(area, {}).items()):
+        if n <= 0 or c == "F" or state.side_of(p) != side:
+            continue
+        if not dests:
+            ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, n=n, reason="7.1.3 nowhere to go")
+            continue
+        to = ctx.decide(f"{prefix}/{p}-{c}", side, dests,
+                        prompt=f"7.1.3: move your units out of {game_map().areas[area].name}")
+        ctx.change("unit-moved", actor=side, power=p, unit=c, n=n, source=area, to=to, done=True, why="7.1.3")
+        went.append(to)
+    data = game_data()
+    for k, at in sorted(state.kings.items()):
+        if at == area and PLAYER_POWERS[data.kings[k].power] == side and went:
+            to = went[0] if len(set(went)) == 1 else ctx.decide(
+                f"{prefix}/king-{k}", side, sorted(set(went)), prompt="7.1.3: where does the King go?")
+            ctx.change("king-moved", actor=side, king=k, to=to)
+    left = [s for s in state.must_leave.get(area, []) if s != side]
+    ctx.change("must-leave", actor=side, area=area, sides=left)
+    bury_kings_alone(state, ctx)
+    check_pope(state, ctx)
 
 
 def force_options(state: GameState, side: str) -> list[str]:

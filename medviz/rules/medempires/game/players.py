@@ -329,6 +329,8 @@ class Heuristic:
     def _ops(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
         if tail.startswith("force-"):
             return self._pick_force(s, side, opts)
+        if "/leave/" in d:  # 7.1.3: out of a neutral's home area, to the most threatened friendly area
+            return self._place(s, side, opts)
         if tail.startswith("king-"):
             return "with the King"
         if tail == "ops-markers":

@@ -209,6 +209,10 @@ def apply_success(state: GameState, ctx: Context, side: str, kind: str, target: 
         die = ctx.roll(f"{rid}/revert-units", actor=side, purpose="units back face down (7.1.3), halved")
         home_area = game_data().powers[power].home_areas[0]
         place_units(state, ctx, side, power, home_area, (die + 1) // 2, f"{rid}/revert")
+        occupants = sorted({s for s in (state.side_of(p) for (p, c), n in state.units.get(home_area, {}).items()
+                                          if n > 0 and c != "F") if s})
+        if occupants:  # 7.1.3: they must move out in the ensuing player phases (operations.leave_home_area)
+            ctx.change("must-leave", actor=side, area=home_area, power=power, sides=occupants)
         bury_kings_alone(state, ctx)
     elif kind == "rebellion":
         remove_all_units(state, ctx, side, power, fleets_only=True)

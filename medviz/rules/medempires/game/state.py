@@ -168,6 +168,7 @@ class GameState:
         "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})
     finished: bool = False
     data_pair: DataPair | None = None                             # the game's own map/data; None: shipped
+    must_leave: dict[str, list[str]] = field(default_factory=dict)  # 7.1.3: neutral home area -> sides to leave
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -186,6 +187,7 @@ class GameState:
             self.battle.copy() if self.battle else None, dict(self.battle_info), list(self.taken),
             self.merc_fought, dict(self.recruited_here), list(self.allied_recruits),
             {k: list(v) for k, v in self.chronicle.items()}, self.finished, self.data_pair,
+            {a: list(v) for a, v in self.must_leave.items()},
         )
 
     # -- who is whose -----------------------------------------------------------------------
