@@ -367,6 +367,34 @@ def test_7_1_3_units_with_nowhere_to_go_are_eliminated() -> None:
     assert r.state.ctl["sicily_west"] == "sicily"
 
 
+def test_8_1_a_king_goes_with_the_allied_force_that_takes_his_last_units() -> None:
+    s = set_up_state("standard", {})
+    s.kings["peter_iii"] = "sicily_east"  # with Sicilian (allied) units only
+    p = "GT1/ops-B/force-1"
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)],
+                  {p: "sicily_east|sicily|all", f"{p}/action-1": "end", "GT1/ops-B/force-2": "end phase"},
+                  overrides={f"{p}/ops": 7})
+    joined = decision(r.events, f"{p}/king-peter_iii")
+    assert joined.options == ("with the King",)  # he cannot stay alone; before, he died "left alone"
+    assert "peter_iii" in r.state.kings and not changes(r.events, "king-died")
+
+
+def test_8_1_a_king_whose_units_are_removed_rejoins_his_own_powers_units() -> None:
+    s = set_up_state("standard", {})
+    s.kings["peter_iii"] = "sicily_east"
+    s.hands = {"A": {"diplomacy": 1}, "B": {}}
+    s.political = {"A": ["diplomacy"], "B": []}
+    rid = "GT1/politics/round-1/A"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="A")], {rid: "diplomacy:sicily"},
+                  overrides={f"{rid}/attempt": 6, f"{rid}/revert-units": 3})
+    # 7.1.3 took the Sicilians away: Peter III rejoins the nearest area holding Aragonese units (ruling).
+    assert not changes(r.events, "king-died")
+    where = r.state.kings["peter_iii"]
+    assert r.state.ctl[where] == "B" and any(p == "aragon" for (p, _c) in r.state.units[where])
+    rejoin = decision(r.events, "GT1/kings/peter_iii/rejoins")
+    assert rejoin.choice == rejoin.options[0] == where or rejoin.automatic
+
+
 def test_3_4_an_area_held_by_an_ally_alone_follows_the_ally_when_it_turns_neutral() -> None:
     s = empty_position()
     s.status["genoa"] = "ally:A"

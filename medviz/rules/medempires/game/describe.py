@@ -85,9 +85,11 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "king-placed":
         return f"{_king(d['king'])} takes the throne in {_area(d['area'])}"
     if change == "king-died":
+        if d.get("cause") == "no friendly units left":
+            return f"{_king(d['king'])} leaves the map: no area of his side holds his own units (8.1 ruling)"
         return f"{_king(d['king'])} dies ({d.get('cause', '')})"
     if change == "king-moved":
-        return f"{_king(d['king'])} moves to {_area(d['to'])}"
+        return f"{_king(d['king'])} moves to {_area(d['to'])}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "marker-drawn":
         return f"Player {d['side']} takes a {_marker(d['marker'])} marker"
     if change == "marker-spent":

@@ -115,9 +115,13 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
     kind = game_map().areas[area].kind
     kings: list[str] = []
     if kind == "land":
-        mine = sorted(k for k, a in state.kings.items() if a == area and game_data().kings[k].power == power)
+        # A King joins a force of his own power (10.0, ruling); one whose last friendly units march off
+        # in another power's force goes with them rather than stay alone (8.1: Kings die only in combat
+        # or of old age).
+        left = sum(v for key, v in state.side_units(area, side).items()) - sum(units.values())
+        mine = sorted(k for k, a in state.kings.items() if a == area and (
+            game_data().kings[k].power == power or (left <= 0 and PLAYER_POWERS[game_data().kings[k].power] == side)))
         for k in mine:
-            left = sum(v for key, v in state.side_units(area, side).items()) - sum(units.values())
             opts_k = ["with the King"] if left <= 0 else ["without the King", "with the King"]
             if ctx.decide(f"{prefix}/king-{k}", side, opts_k, prompt="Does the King join the force?") == "with the King":
                 kings.append(k)

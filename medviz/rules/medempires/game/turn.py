@@ -134,14 +134,48 @@ def crusade(state: GameState, ctx: Context, side: str, rid: str) -> None:
 
 
 def bury_kings_alone(state: GameState, ctx: Context) -> None:
-    """Ruling: a King left with no friendly land unit in his area dies (8.1 reads Kings as stacked)."""
+    """A King left with no friendly land unit outside combat rejoins his own power's units (ruling, 8.1).
+
+    8.1 kills a King only in combat or on the end-of-turn roll, and a King cannot move alone: one
+    whose units marched off, mutinied (14.1), left on the Crusade or were removed by politics goes
+    to an area in his side's total control held by his own power's units, as a new King is placed
+    (8.1), nearest first (his player chooses). With no such area he leaves the map for the pool.
+    """
     carried = set(state.force.cargo_kings) if state.force else set()
+    data, m = game_data(), game_map().areas
     for k, area in sorted(state.kings.items()):
-        if k in carried or game_map().areas[area].kind != "land":
+        if k in carried or m[area].kind != "land":
             continue
-        side = PLAYER_POWERS[game_data().kings[k].power]
-        if not state.has_side_units(area, side):
-            ctx.change("king-died", actor=side, king=k, power=game_data().kings[k].power, cause="left alone")
+        power = data.kings[k].power
+        side = PLAYER_POWERS[power]
+        if state.has_side_units(area, side):
+            continue
+        refuges = king_refuges(state, power, area)
+        if not refuges:
+            ctx.change("king-died", actor=side, king=k, power=power, cause="no friendly units left")
+            continue
+        to = ctx.decide(f"{gt(state)}/kings/{k}/rejoins", side, refuges,
+                        prompt=f"{data.kings[k].name} has no units left in {m[area].name}: where does he go? (8.1)")
+        ctx.change("king-moved", actor=side, king=k, to=to, why="rejoins his units (8.1 ruling)")
+
+
+def king_refuges(state: GameState, power: str, start: str) -> list[str]:
+    """Areas in the side's total control holding ``power``'s own land units, nearest to ``start`` first."""
+    m = game_map().areas
+    side = PLAYER_POWERS[power]
+    dist = {start: 0}
+    frontier = [start]
+    while frontier:  # moves over land; islands beyond a strait come last
+        nxt = []
+        for a in frontier:
+            for b in sorted(m[a].neighbours):
+                if b not in dist and m[b].kind == "land":
+                    dist[b] = dist[a] + 1
+                    nxt.append(b)
+        frontier = nxt
+    places = [a for a, c in state.ctl.items() if c == side and m[a].kind == "land"
+              and any(p == power and code != "F" and n > 0 for (p, code), n in state.units.get(a, {}).items())]
+    return sorted(places, key=lambda a: (dist.get(a, 99), a))
 
 
 # --------------------------------------------------------------------------------------------
