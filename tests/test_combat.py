@@ -164,6 +164,15 @@ def test_siege_train_only_in_a_city_field_battle() -> None:
     assert res.data["drm"] == 1 and res.data["modified"] == 4
 
 
+def test_siege_train_and_coup_de_main_never_both_in_one_battle() -> None:
+    # 12.0: after the siege train in round 1, the coup de main is not offered in the later round 3.
+    h = _battle({"attacker": "anjou:3L,1ST,1CDM", "defender": "aragon:3L", "city": True},
+                {**_init(6, 1), R + "round-1/attacker": 1}, {R + "round-1/attacker-marker": "ST"})
+    marker = {e.decision: e.options for e in h.decisions() if e.decision.endswith("attacker-marker")}
+    assert "CDM" in marker[R + "round-1/attacker-marker"]
+    assert marker[R + "round-3/attacker-marker"] == ("none",)
+
+
 def test_military_advantage_for_the_defender_subtracts_one() -> None:
     h = _battle({"attacker": "anjou:2L", "defender": "aragon:1L,1MA"}, {**_init(6, 1), R + "round-1/attacker": 4})
     res = next(e for e in h.events if e.kind == "change" and e.change == "battle-result")

@@ -214,6 +214,25 @@ def test_11_2_amphibious_landing_ends_the_fleet_action_and_the_army_acts() -> No
     assert r.state.units["balearic_sea"][("aragon", "F")] == 1  # the fleet stays where it landed them
 
 
+def test_12_the_pope_leaves_rome_as_soon_as_a_landing_breaks_total_control() -> None:
+    s = empty_position()
+    put(s, "tyrrhenian_north", "aragon", "F")
+    put(s, "tuscany", "aragon", "FA", 2)
+    put(s, "corsica_south", "aragon", "L")  # Bonifacio: a friendly port on this sea (11.1)
+    put(s, "papal_states", "anjou", "L")
+    s.pope = "A"
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "tyrrhenian_north|aragon|all", f"{Q}/action-1": "embark:tuscany:aragon:FA",
+          f"{Q}/action-2": "embark:tuscany:aragon:FA", f"{Q}/action-3": "land:papal_states",
+          f"{Q}/action-3/intercept-landing": "no", f"{Q}/landing/action-1": "end",
+          "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    assert r.state.ctl["papal_states"] == "partial" and r.state.pope is None
+    left = changes(r.events, "pope")[0]
+    landed = [e for e in changes(r.events, "debarked") if e.data.get("to") == "papal_states"]
+    assert landed[-1].seq < left.seq < changes(r.events, "force-formed")[-1].seq  # at once, before the army acts
+
+
 def test_11_2_fleet_carries_two_land_units() -> None:
     s = empty_position()
     put(s, "balearic_sea", "aragon", "F")
@@ -258,6 +277,26 @@ def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
     from medviz.rules.medempires.game.recruitment import land_places
 
     assert "vienne" not in land_places(r.state, "A", "france")
+
+
+def test_7_2_a_recruits_go_to_a_vassal_city_only_while_its_units_occupy_it() -> None:
+    from medviz.rules.medempires.game.recruitment import land_places
+
+    s = set_up_state("standard", {})
+    assert s.ctl["tunis"] == "tunis" and game_map().areas["tunis"].city
+    assert "tunis" in land_places(s, "B", "aragon")
+    s.units.pop("tunis")
+    refresh_control(s, ("tunis",))
+    assert s.ctl["tunis"] == "tunis" and "tunis" not in land_places(s, "B", "aragon")
+
+
+def test_12_crusade_fleet_first_duty_ends_with_the_ensuing_recruitment_phase() -> None:
+    s = set_up_state("standard", {})
+    s.crusade_fleet_due["B"] = True
+    s.tp = {"A": 0, "B": 0}  # nothing affordable: the duty cannot be met this phase
+    r = run_tasks(s, [Task.of("game.recruit-pick", side="A", pick=1, done=())])
+    assert r.state.crusade_fleet_due["B"] is False
+    assert any("ends with the Recruitment Phase" in RULESET.describe(e) for e in changes(r.events, "crusade-fleet-due"))
 
 
 def test_6_2_counter_limit_and_fleet_ports() -> None:

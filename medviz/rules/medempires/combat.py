@@ -515,6 +515,8 @@ def apply_battle_change(b: BattleState, change: str, data: Mapping[str, Any]) ->
     elif change == "battle-marker-spent":
         m = b.sides[data["side"]].markers
         m[data["marker"]] -= 1
+        if data["marker"] in ("ST", "CDM"):  # 12.0: never both in one battle, even in later rounds
+            m.pop("CDM" if data["marker"] == "ST" else "ST", None)
     elif change == "battle-result":
         b.results.append(data["result"])
     elif change == "battle-king-killed":

@@ -160,7 +160,8 @@ _BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "pope-used": lambda d: "the Pope's help is used for this turn (7.0)",
     "allied-recruit": lambda d: f"one {_power(d['power'])} unit recruited as an ally (6.2)",
     "crusade-fleet-due": lambda d: (f"{_side(d['side'])} must recruit a fleet first (Crusade, 12.0)" if d.get("due")
-                                    else f"{_side(d['side'])} has replaced its Crusade fleet"),
+                                    else f"{_side(d['side'])}'s duty to recruit a fleet first ends with the Recruitment Phase (12.0)"
+                                    if d.get("why") == "phase over" else f"{_side(d['side'])} has replaced its Crusade fleet"),
     "crusade-return": lambda d: f"{_unit(d)} back from the Crusade in {_area(d['area'])}",
 }
 

@@ -282,6 +282,7 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
             for king in list(f.cargo_kings):
                 ctx.change("debarked", actor=side, king=king, to=land)
         invade(state, ctx, side, land, before)
+        check_pope(state, ctx)
     elif verb == "land":
         ctx.schedule(Task.of("game.landing", rid=rid, land=arg, n=n))
         return
@@ -430,6 +431,7 @@ def task_landing(state: GameState, ctx: Context, rid: str, land: str, n: int) ->
     for king in kings:
         ctx.change("debarked", actor=side, king=king, to=land)
     ctx.change("force-ends", actor=side)
+    check_pope(state, ctx)  # 12.0: a landing in Rome ends the Pope's side's total control at once
     power = next(iter(landed))[0]
     form_force(state, ctx, f"{f.id}/landing", side, power, "land", land, landed, kings, False, landing_parent=f.id)
     ctx.schedule(Task.of("game.intercept", rid=f"{rid}/intercept-landing", area=land, mode="enter", target="force"),
@@ -442,6 +444,7 @@ def task_raid(state: GameState, ctx: Context, rid: str, land: str) -> None:
     assert f is not None
     ctx.change("force-spends", actor="B", ops=cost(state, "coastal_raid"), why="coastal raid")
     ctx.change("debarked", actor="B", to=land, power="aragon", unit="M", done=False)
+    check_pope(state, ctx)
     ctx.schedule(Task.of("game.intercept", rid=f"{rid}/intercept-raid", area=land, mode="enter", target="raid"),
                  Task.of("game.raid-roll", rid=rid, land=land))
 

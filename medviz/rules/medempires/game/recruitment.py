@@ -104,8 +104,9 @@ def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[
             continue
         if c == side and (not allied or m[a].city):
             out.append(a)
-        elif c is not None and c not in ("A", "B", "partial") and state.vassal_of(c) == side and m[a].city:
-            out.append(a)  # 7.2 a: an area with a city held by the side's vassal
+        elif c is not None and c not in ("A", "B", "partial") and state.vassal_of(c) == side and m[a].city \
+                and any(p == c and n > 0 and code != "F" for (p, code), n in state.units.get(a, {}).items()):
+            out.append(a)  # 7.2 a: an area with a city occupied by the side's vassal's units
     return out
 
 
@@ -177,6 +178,9 @@ def task_recruit_pick(state: GameState, ctx: Context, side: str, pick: int, done
             buy(state, ctx, side, choice, rid)
     nxt = other_side(side)
     if len(done_l) == 2:
+        for s in ("A", "B"):  # 12.0 Crusade: the fleet-first duty binds this Recruitment Phase only
+            if state.crusade_fleet_due[s]:
+                ctx.change("crusade-fleet-due", actor=s, side=s, due=False, why="phase over")
         return
     if nxt in done_l:
         nxt = side
