@@ -531,7 +531,7 @@ def test_vp_counts_only_new_cities() -> None:
 def test_vespers_victory_conditions() -> None:
     s = set_up_state("vespers-1282", {})
     o = judge(s)
-    assert o["winner"] == "A" and "malta" in o["reason"]  # Aragon does not hold Malta at the start
+    assert o["winner"] == "A" and "Malta" in o["reason"]  # Aragon does not hold Malta at the start
     s.units["malta"] = {("aragon", "L"): 1}
     s.ctl["malta"] = "B"
     assert judge(s)["winner"] == "B"

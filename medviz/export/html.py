@@ -35,7 +35,7 @@ from typing import Any
 from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
-from medviz.viz.state_map import state_map, update_state_map
+from medviz.viz.state_map import powers_of, state_map, update_state_map
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
 
@@ -279,18 +279,24 @@ def panel_of_view(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _overlay_lines(view: Mapping[str, Any]) -> list[str]:
-    """The step's overlays in plain words."""
+    """The step's overlays in plain words (powers by the names of the game's own data)."""
     lines: list[str] = []
-    for ov in view.get("overlays") or []:
+    overlays = view.get("overlays") or []
+    powers = powers_of(view) if overlays else {}
+
+    def name(power: Any) -> Any:
+        return powers[power].name.split(" (")[0] if power in powers else power  # "Anjou (Kingdom of Naples)"
+
+    for ov in overlays:
         k = ov.get("kind")
         if k == "move":
-            lines.append(f"move ({ov.get('side')}, {ov.get('power')}): {' → '.join(ov.get('path', []))}")
+            lines.append(f"move ({ov.get('side')}, {name(ov.get('power'))}): {' → '.join(ov.get('path', []))}")
         elif k == "battle":
             lines.append(f"battle in {ov.get('area')}: {ov.get('result')}" + (f", {ov['winner']} wins" if ov.get("winner") else ""))
         elif k == "interception":
             lines.append(f"interception in {ov.get('area')}: {'succeeds' if ov.get('success') else 'fails'}")
         elif k == "politics":
-            lines.append(f"politics: {ov.get('power')} {ov.get('attempt', '')} {ov.get('result', '')}".rstrip())
+            lines.append(f"politics: {name(ov.get('power'))} {ov.get('attempt', '')} {ov.get('result', '')}".rstrip())
     return lines
 
 
@@ -379,9 +385,15 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
         first_panel = panel_of_view(first)
         steps: list[dict[tuple[int, str], Any]] = []
         last_key, last = None, None
+        seen_powers: Any = _MISSING
+        powers_key = ""
         for seq in range(len(events)):
             view = view_at(seq)
-            key = json.dumps(view, sort_keys=True, default=str)
+            if view.get("powers") is not seen_powers:  # one dict for every view of a game: written once
+                seen_powers = view.get("powers")
+                powers_key = json.dumps(seen_powers, sort_keys=True, default=str)
+            rest = {k: v for k, v in view.items() if k != "powers"}
+            key = json.dumps(rest, sort_keys=True, default=str) + powers_key
             if key != last_key:  # views repeat between state changes: draw each once
                 last = {**drawer.channels(view), (PANEL, "panel"): panel_of_view(view)}
                 last_key = key

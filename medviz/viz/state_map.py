@@ -17,6 +17,8 @@ How the map reads (see docs/viz.md):
   the Pope is there.
 - The step's overlays: movement paths as arrows, battles as stars (in the winner's colour) with
   their result, interceptions, and political results.
+- Power names and colours are those of the data the game is played with: the view's ``powers``
+  (a teacher's override file may rename or recolour a power); a view without them gets the shipped ones.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +34,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from medviz.engine.errors import UnknownReference
+from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.viz import basemap
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz import palette
@@ -40,7 +43,7 @@ blend = functools.lru_cache(maxsize=4096)(palette.blend)
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
 __all__ = ["StateStyle", "DEFAULT_STATE_STYLE", "UNIT_ORDER", "UNIT_NAMES", "badge_text",
-           "plan_view", "state_map", "update_state_map"]
+           "plan_view", "powers_of", "side_colour", "state_map", "update_state_map"]
 
 #: Unit codes in badge order, and their names (2.1).
 UNIT_ORDER = ("FA", "L", "R", "M", "F")
@@ -48,6 +51,7 @@ UNIT_NAMES = {"FA": "field army", "L": "levy", "R": "raiders", "M": "mercenaries
 CROWN = "♛"
 CROSS = "✝"
 SWORDS = "⚔"
+_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ PANEL_NAMES = ("panel-turn", "panel-A", "panel-B", "panel-pope", "panel-key")
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PowerInfo:
-    """What the map needs of a power (from gamedata, 2.2.2)."""
+    """What the map needs of a power (2.2.2): the view's ``powers`` (the game's own data), else the shipped data."""
 
     id: str
     name: str
@@ -106,25 +110,87 @@ class PowerInfo:
     start: tuple[str, ...]
 
 
+Powers = Mapping[str, PowerInfo]
+
+
 @functools.lru_cache(maxsize=1)
 def _powers() -> dict[str, PowerInfo]:
-    from medviz.rules.medempires.gamedata import load_game_data
+    """The shipped powers (a view without ``powers`` is drawn with them)."""
+    from medviz.rules.medempires.gamedata import default_game_data
 
-    data = load_game_data()
+    data = default_game_data()
     return {pid: PowerInfo(pid, p.name, p.display_colour, p.display_accent, tuple(p.home_areas),
                            tuple(p.controlled_at_start))
             for pid, p in data.powers.items()}
 
 
-def _side_powers(status: Mapping[str, str], side: str) -> list[str]:
+#: The powers of recent views' ``powers`` dicts, by identity (every view of one game's data shares
+#: one dict, ``medviz.rules.medempires.view.power_view``); the dict is kept so its id stays unique.
+_POWERS_BY_OBJECT: dict[int, tuple[Any, dict[str, PowerInfo]]] = {}
+
+
+def powers_of(view: Mapping[str, Any]) -> Powers:
+    """What the map draws of each power in ``view``: its ``powers`` (the game's own data), else the shipped ones."""
+    raw = view.get("powers")
+    if not raw:
+        return _powers()
+    hit = _POWERS_BY_OBJECT.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    info = _powers_from(_powers_key(raw))
+    if len(_POWERS_BY_OBJECT) >= 16:
+        _POWERS_BY_OBJECT.pop(next(iter(_POWERS_BY_OBJECT)))
+    _POWERS_BY_OBJECT[id(raw)] = (raw, info)
+    return info
+
+
+_PowersKey = tuple[tuple[str, str, str, str | None, tuple[str, ...], tuple[str, ...]], ...]
+
+
+def _powers_key(raw: Any) -> _PowersKey:
+    """A view's ``powers`` as a hashable key, checked: a bad entry is named (MalformedInput)."""
+    if not isinstance(raw, Mapping):
+        raise MalformedInput(f"the view's powers must map power ids to their names and colours, "
+                             f"not {type(raw).__name__}")
+    out = []
+    for pid, p in raw.items():
+        where = f"the view's powers[{pid!r}]"
+        if not isinstance(p, Mapping):
+            raise MalformedInput(f"{where} must be a mapping with name and colour, not {type(p).__name__}")
+        name, colour, accent = p.get("name"), p.get("colour"), p.get("accent")
+        if not isinstance(name, str) or not name:
+            raise MalformedInput(f"{where}: name must be a non-empty text, not {name!r}")
+        for what, c in (("colour", colour), ("accent", accent)):
+            if (c is not None or what == "colour") and not (isinstance(c, str) and _HEX.fullmatch(c)):
+                raise MalformedInput(f"{where}: {what} must be #RRGGBB, not {c!r}")
+        areas = []
+        for what in ("home", "start"):
+            value = p.get(what) or ()
+            if isinstance(value, str) or not all(isinstance(a, str) for a in value):
+                raise MalformedInput(f"{where}: {what} must be a list of area ids, not {value!r}")
+            areas.append(tuple(value))
+        out.append((str(pid), name, str(colour), accent, areas[0], areas[1]))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _powers_from(key: _PowersKey) -> dict[str, PowerInfo]:
+    return {pid: PowerInfo(pid, name, colour, accent, home, start)
+            for pid, name, colour, accent, home, start in key}
+
+
+def _side_powers(status: Mapping[str, str], side: str, powers: Powers | None = None) -> list[str]:
     """The player powers of a side, in game-data order."""
-    return [p for p in _powers() if status.get(p) == f"player-{side}"]
+    return [p for p in (_powers() if powers is None else powers) if status.get(p) == f"player-{side}"]
 
 
-def side_colour(side: str, status: Mapping[str, str] | None = None) -> str:
-    """The main colour of a side: its first player power's display colour (France, Aragon)."""
-    powers = _powers()
-    names = _side_powers(status or {}, side) or (["france"] if side == "A" else ["aragon"])
+def side_colour(side: str, status: Mapping[str, str] | None = None, powers: Powers | None = None) -> str:
+    """The main colour of a side: its first player power's display colour (France, Aragon).
+
+    ``powers`` are the game's (``powers_of(view)``); the shipped ones by default.
+    """
+    powers = _powers() if powers is None else powers
+    names = _side_powers(status or {}, side, powers) or (["france"] if side == "A" else ["aragon"])
     return powers[names[0]].colour if names[0] in powers else ("#1F3F8F" if side == "A" else "#B2182B")
 
 
@@ -253,18 +319,15 @@ def _stack_words(stack: Mapping[str, int]) -> str:
     return ", ".join(words)
 
 
-@functools.lru_cache(maxsize=64)
-def _friends(status: tuple[tuple[str, str], ...], side: str) -> tuple[str, ...]:
+def _friends(status: Mapping[str, str], side: str, powers: Powers) -> tuple[str, ...]:
     """A side's player powers and allies, in game-data order."""
-    st = dict(status)
-    return tuple(p for p in _powers() if str(st.get(p, "")) in (f"player-{side}", f"ally-{side}"))
+    return tuple(p for p in powers if str(status.get(p, "")) in (f"player-{side}", f"ally-{side}"))
 
 
-def _owner_of(area: str, side: str, view: Mapping[str, Any], places: Mapping[str, Place]) -> str | None:
-    """Which power of ``side`` paints an area the side controls (home area, troops, nearest)."""
+def _owner_of(area: str, side: str, view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers,
+              mine: tuple[str, ...]) -> str | None:
+    """Which of ``mine`` (a side's players and allies) paints an area the side controls (home, troops, nearest)."""
     status = view.get("status") or {}
-    powers = _powers()
-    mine = _friends(tuple(sorted(status.items())), side)
     for p in mine:
         if area in powers[p].home or area in powers[p].start:
             return p
@@ -285,27 +348,27 @@ def _owner_of(area: str, side: str, view: Mapping[str, Any], places: Mapping[str
 
 
 def _fill_for(area: str, control: Any, view: Mapping[str, Any], places: Mapping[str, Place],
-              style: StateStyle) -> Fill:
+              style: StateStyle, powers: Powers, friends: Mapping[str, tuple[str, ...]]) -> Fill:
     status = view.get("status") or {}
-    powers = _powers()
     name = places[area].name if area in places else area
     if control is None:
         return Fill(style.uncontrolled, hover=f"{name}<br>controlled by neither side")
     if control == "partial":
-        a, b = side_colour("A", status), side_colour("B", status)
+        a, b = side_colour("A", status, powers), side_colour("B", status, powers)
         bg = blend(a, style.paper, 0.75)
         return Fill(bg, "/", blend(b, style.paper, 0.9), contrast_text(blend(a, b, 0.5)),
                     f"{name}<br>partial control: both sides have land units here (3.4)")
     if control in SIDES:
-        owner = _owner_of(area, control, view, places)
-        colour = powers[owner].colour if owner in powers else side_colour(control, status)
+        owner = _owner_of(area, control, view, places, powers, friends[control])
+        held_by = powers.get(owner) if owner is not None else None
+        colour = held_by.colour if held_by is not None else side_colour(control, status, powers)
         st = str(status.get(owner, "")) if owner else ""
         if st.startswith("ally-"):
             fill = blend(colour, style.paper, style.ally_tint)
-            return Fill(fill, ".", side_colour(control, status), contrast_text(fill),
+            return Fill(fill, ".", side_colour(control, status, powers), contrast_text(fill),
                         f"{name}<br>Player {control} (through its ally {powers[str(owner)].name})")
         fill = blend(colour, style.paper, style.player_tint)
-        who = f" ({powers[owner].name})" if owner in powers else ""
+        who = f" ({held_by.name})" if held_by is not None else ""
         return Fill(fill, label_colour=contrast_text(fill), hover=f"{name}<br>Player {control}{who}")
     power = powers.get(str(control))
     colour = power.colour if power else "#9a9a9a"
@@ -314,12 +377,12 @@ def _fill_for(area: str, control: Any, view: Mapping[str, Any], places: Mapping[
     if st.startswith("vassal-"):
         side = st[-1]
         fill = blend(colour, style.paper, style.ally_tint)
-        return Fill(fill, "x", side_colour(side, status), contrast_text(fill),
+        return Fill(fill, "x", side_colour(side, status, powers), contrast_text(fill),
                     f"{name}<br>{pname}, vassal of Player {side} (controlled by neither side, 3.4)")
     if st.startswith("ally-"):
         side = st[-1]
         fill = blend(colour, style.paper, style.ally_tint)
-        return Fill(fill, ".", side_colour(side, status), contrast_text(fill),
+        return Fill(fill, ".", side_colour(side, status, powers), contrast_text(fill),
                     f"{name}<br>{pname}, ally of Player {side}")
     fill = blend(colour, style.paper, style.neutral_tint)
     return Fill(fill, label_colour=contrast_text(fill), hover=f"{name}<br>{pname} (neutral)")
@@ -360,9 +423,9 @@ def _empty_badges() -> dict[str, list[Any]]:
     return {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
 
 
-def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, list[Any]]]:
+def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle,
+            powers: Powers) -> dict[str, dict[str, list[Any]]]:
     """Unit-stack badges grouped by power (one text trace per power), plus the Pope's."""
-    powers = _powers()
     units = view.get("units") or {}
     kings = view.get("kings") or {}
     areas = sorted(set(units) | set(kings))
@@ -402,9 +465,9 @@ def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateSt
     return out
 
 
-def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle,
+              powers: Powers) -> dict[str, dict[str, Any]]:
     status = view.get("status") or {}
-    powers = _powers()
     dx, dy = _px_to_data(style, places)
     moves: dict[str, dict[str, list[Any]]] = {uid: {"x": [], "y": [], "symbol": [], "hover": []}
                                                for uid in ("moves-A", "moves-B", "moves-other")}
@@ -441,7 +504,7 @@ def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: State
             place = places[area]
             winner = o.get("winner")
             wside = o.get("winner_side") or (o.get("sides") or {}).get(winner) if winner else None
-            colour = side_colour(wside, status) if wside in SIDES else "#4a4a4a"
+            colour = side_colour(wside, status, powers) if wside in SIDES else "#4a4a4a"
             result = o.get("result") or ""
             battles["x"].append(place.lon)
             battles["y"].append(place.lat + (place.lines * (style.label_size + 2) / 2 + 14) * dy)
@@ -508,9 +571,8 @@ def _politics_words(power: str, attempt: str, result: str) -> str:
     return f"{power}: {attempt} → {result}"
 
 
-def _panel(view: Mapping[str, Any], places: Mapping[str, Place]) -> dict[str, str]:
+def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers) -> dict[str, str]:
     status = view.get("status") or {}
-    powers = _powers()
     tp = view.get("tp") or {}
     vp = view.get("vp") or {}
     turn = view.get("turn")
@@ -521,7 +583,7 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place]) -> dict[str, st
     head += f"<br>{_phase_words(phase).capitalize()} phase" if phase and turn else "<br>before the first turn"
     out = {"panel-turn": head}
     for side in SIDES:
-        names = [powers[p].name.split(" (")[0] for p in _side_powers(status, side)]
+        names = [powers[p].name.split(" (")[0] for p in _side_powers(status, side, powers)]
         allies = sum(1 for p in powers if status.get(p) == f"ally-{side}")
         vassals = sum(1 for p in powers if status.get(p) == f"vassal-{side}")
         lines = [f"<b>PLAYER {side}</b>", " · ".join(names),
@@ -575,19 +637,21 @@ def plan_view(view: Mapping[str, Any], places: Mapping[str, Place], style: State
     unknown = sorted(a for a in control if a not in places)
     if unknown:
         raise UnknownReference(f"the view's control names areas not on the map: {', '.join(unknown)}")
-    fills = {a: _fill_for(a, control.get(a), view, places, style)
+    powers = powers_of(view)
+    status = view.get("status") or {}
+    friends = {side: _friends(status, side, powers) for side in SIDES}
+    fills = {a: _fill_for(a, control.get(a), view, places, style, powers, friends)
              for a, p in places.items() if p.kind == "land"}
     title, subtitle = _title(view)
-    return Plan(fills, _badges(view, places, style), _overlays(view, places, style), _panel(view, places),
-                title, subtitle)
+    return Plan(fills, _badges(view, places, style, powers), _overlays(view, places, style, powers),
+                _panel(view, places, powers), title, subtitle)
 
 
 # ------------------------------------------------------------------------------------------
 # Drawing
 # ------------------------------------------------------------------------------------------
-def _badge_traces(style: StateStyle) -> list[go.Scatter]:
+def _badge_traces(style: StateStyle, powers: Powers) -> list[go.Scatter]:
     """One text trace per power for its unit-stack badges (white or dark text on a solid outline)."""
-    powers = _powers()
     specs = [(f"units-{p}", info.colour, info.accent) for p, info in powers.items()]
     specs += [("units-other", "#666666", None), ("pope", "#ffffff", "#b8860b")]
     out = []
@@ -639,7 +703,7 @@ def _panel_layout(style: StateStyle, height: int) -> dict[str, float]:
 
 
 def _panel_annotations(plan: Plan, style: StateStyle, status: Mapping[str, str], width: int,
-                       height: int) -> list[dict[str, Any]]:
+                       height: int, powers: Powers) -> list[dict[str, Any]]:
     x0 = style.map_domain + 0.012
     ys = _panel_layout(style, height)
     common = {"xref": "paper", "yref": "paper", "x": x0, "xanchor": "left", "yanchor": "top",
@@ -647,9 +711,9 @@ def _panel_annotations(plan: Plan, style: StateStyle, status: Mapping[str, str],
     out = [{**common, "name": "panel-turn", "y": ys["panel-turn"], "text": plan.panel["panel-turn"],
             "font": {"size": style.panel_size + 5, "color": "#2b2118", "family": style.font_family}}]
     for side in SIDES:
-        colour = side_colour(side, status)
+        colour = side_colour(side, status, powers)
         out.append({**common, "name": f"panel-{side}", "y": ys[f"panel-{side}"], "text": plan.panel[f"panel-{side}"],
-                    "bgcolor": colour, "bordercolor": _side_accent(side, status),
+                    "bgcolor": colour, "bordercolor": _side_accent(side, status, powers),
                     "borderwidth": 2, "borderpad": 6, "width": int(width * (1 - style.map_domain) - 36),
                     "font": {"size": style.panel_size, "color": contrast_text(colour), "family": style.font_family}})
     out.append({**common, "name": "panel-pope", "y": ys["panel-pope"], "text": plan.panel["panel-pope"],
@@ -663,30 +727,28 @@ def _panel_annotations(plan: Plan, style: StateStyle, status: Mapping[str, str],
     return out
 
 
-def _side_accent(side: str, status: Mapping[str, str]) -> str:
+def _side_accent(side: str, status: Mapping[str, str], powers: Powers) -> str:
     """A side's accent (Aragon's gold for B) for panel borders; white when it has none."""
-    powers = _powers()
-    for p in _side_powers(status, side):
+    for p in _side_powers(status, side, powers):
         if powers[p].accent:
             return powers[p].accent  # type: ignore[return-value]
     return "#ffffff"
 
 
-def _legend_traces(status: Mapping[str, str], style: StateStyle) -> list[go.Scatter]:
+def _legend_traces(status: Mapping[str, str], style: StateStyle, powers: Powers) -> list[go.Scatter]:
     """Legend entries for control; the same for every view of a game (statuses change, entries don't)."""
-    powers = _powers()
     entries: list[tuple[str, str, str, str]] = []
     for side in SIDES:
-        for p in _side_powers(status, side):
+        for p in _side_powers(status, side, powers):
             entries.append((f"Player {side}: {powers[p].name.split(' (')[0]}",
                             blend(powers[p].colour, style.paper, style.player_tint), "", ""))
     ground = blend("#b9ad96", style.paper, 0.6)
     for side in SIDES:
-        entries.append((f"Ally of {side}: dotted in {side}'s colour", ground, ".", side_colour(side, status)))
+        entries.append((f"Ally of {side}: dotted in {side}'s colour", ground, ".", side_colour(side, status, powers)))
     for side in SIDES:
-        entries.append((f"Vassal of {side}: cross-hatched", ground, "x", side_colour(side, status)))
-    entries.append(("Partial control: striped", blend(side_colour("A", status), style.paper, 0.75), "/",
-                    blend(side_colour("B", status), style.paper, 0.9)))
+        entries.append((f"Vassal of {side}: cross-hatched", ground, "x", side_colour(side, status, powers)))
+    entries.append(("Partial control: striped", blend(side_colour("A", status, powers), style.paper, 0.75), "/",
+                    blend(side_colour("B", status, powers), style.paper, 0.9)))
     entries.append(("Neutral power: its own colour, paler", blend("#CC6677", style.paper, style.neutral_tint), "", ""))
     entries.append(("Nobody", style.uncontrolled, "", ""))
     out: list[go.Scatter] = []
@@ -704,12 +766,12 @@ def _legend_traces(status: Mapping[str, str], style: StateStyle) -> list[go.Scat
 HALO = "1px 1px 1px #ffffff, -1px -1px 1px #ffffff, 1px -1px 1px #ffffff, -1px 1px 1px #ffffff"
 
 
-def _overlay_traces(style: StateStyle, status: Mapping[str, str]) -> list[go.Scatter]:
+def _overlay_traces(style: StateStyle, status: Mapping[str, str], powers: Powers) -> list[go.Scatter]:
     font = {"family": style.font_family, "size": style.badge_size + 2}
     line = {"width": style.move_width}
     traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False,
                          line={"color": "rgba(255,255,255,0.85)", "width": style.move_width + 4}, hoverinfo="skip")]
-    for uid, colour in (("moves-A", side_colour("A", status)), ("moves-B", side_colour("B", status)),
+    for uid, colour in (("moves-A", side_colour("A", status, powers)), ("moves-B", side_colour("B", status, powers)),
                         ("moves-other", "#4a4a4a")):
         traces.append(go.Scatter(
             x=[], y=[], mode="lines+markers", uid=uid, name=uid, showlegend=False,
@@ -780,10 +842,12 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
     for tr in fig.data:
         if getattr(tr, "name", None) == "cities":
             tr.textfont.shadow = HALO
-    fig.add_traces(_legend_traces(status, style))
-    fig.add_traces(_overlay_traces(style, status)[:4])
-    fig.add_traces(_badge_traces(style))
-    fig.add_traces(_overlay_traces(style, status)[4:])
+    powers = powers_of(view)
+    fig.add_traces(_legend_traces(status, style, powers))
+    overlay_traces = _overlay_traces(style, status, powers)
+    fig.add_traces(overlay_traces[:4])
+    fig.add_traces(_badge_traces(style, powers))
+    fig.add_traces(overlay_traces[4:])
     for tr in fig.data:
         props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
         if props is not None:
@@ -793,7 +857,7 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
                "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
         margin=dict(MARGIN),
         paper_bgcolor=style.panel_background,
-        annotations=_panel_annotations(plan, style, status, w, h),
+        annotations=_panel_annotations(plan, style, status, w, h, powers),
         showlegend=True,
         legend={"x": style.map_domain + 0.01, "y": _panel_layout(style, h)["legend"], "xanchor": "left", "yanchor": "top",
                 "bgcolor": "rgba(0,0,0,0)", "font": {"size": style.panel_size - 1, "family": style.font_family},

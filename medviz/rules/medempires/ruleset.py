@@ -183,13 +183,29 @@ def describe(event: Event) -> str:
 
 
 def _power_name(power: str) -> str:
-    names = _power_names()
+    """A power's name in the active game's data (override files, ``using_data``), else the shipped one."""
+    pair = _ACTIVE_DATA.get()
+    names = _power_names() if pair is None or not pair.key else _override_power_names(pair.key, pair)
     return names.get(power, power)
 
 
 @lru_cache(maxsize=1)
 def _power_names() -> dict[str, str]:
+    """The shipped powers' names (read from powers.toml alone: a one-battle game loads nothing else)."""
     return {p["id"]: p.get("name", p["id"]).split(" (")[0] for p in load_toml(combat.DATA / "powers.toml")["power"]}
+
+
+_OVERRIDE_NAMES: dict[str, dict[str, str]] = {}
+
+
+def _override_power_names(key: str, pair: Any) -> dict[str, str]:
+    """The powers' names of an override game, by the data pair's content key (made once per pair)."""
+    names = _OVERRIDE_NAMES.get(key)
+    if names is None:
+        if len(_OVERRIDE_NAMES) >= 8:
+            _OVERRIDE_NAMES.pop(next(iter(_OVERRIDE_NAMES)))
+        names = _OVERRIDE_NAMES[key] = {pid: p.name.split(" (")[0] for pid, p in pair.game_data.powers.items()}
+    return names
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,11 +296,17 @@ class MedEmpires:
         return describe(event)
 
     def describe_in(self, state: Any, event: Event) -> str:
-        """``describe`` with the game's own map and data active (override files, see setup.py)."""
+        """``describe`` with the game's own map and data active (override files, see setup.py).
+
+        A one-battle game always plays with the shipped data, so its words use the shipped names.
+        """
         from medviz.rules.medempires.game.state import GameState, using_data
 
         if not isinstance(state, GameState):
-            return describe(event)
+            if _ACTIVE_DATA.get() is None:
+                return describe(event)
+            with using_data(None):
+                return describe(event)
         with using_data(state):
             return describe(event)
 

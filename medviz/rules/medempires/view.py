@@ -12,6 +12,8 @@ an ipywidgets app and a standalone HTML export:
   "pope":    area id | None,
   "tp":      {"A": n, "B": n},  "vp": {"A": n, "B": n},
   "status":  {power id: "player-A" | "player-B" | "ally-A" | "ally-B" | "vassal-A" | "vassal-B" | "neutral"},
+  "powers":  {power id: {"name": str, "colour": "#RRGGBB", "accent": "#RRGGBB" | None,
+                         "home": [area id, ...], "start": [area id, ...]}},   # 2.2.2, game-data order
   "overlays": [ {"kind": "move", "side": "A", "power": id, "path": [area, ...]},
                 {"kind": "battle", "area": id, "result": "DV", "winner": "attacker",
                  "winner_side": "A" | "B" | None, "sides": {"attacker": "A", "defender": "B"},
@@ -20,10 +22,16 @@ an ipywidgets app and a standalone HTML export:
                 {"kind": "politics", "power": id, "attempt": "alliance", "result": "NE"} ],
 }
 ```
+
+``powers`` is what the map draws of each power: the names and display colours of the data the
+game is played with (a teacher's override file may rename a power or recolour it). Every view of
+one game's data shares one ``powers`` dict (``power_view``): treat it as read-only. A view without
+``powers`` (a hand-made one) is drawn with the shipped powers.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from medviz.rules.medempires.gamedata import GameData
@@ -37,6 +45,24 @@ def empty_view(title: str = "") -> dict[str, Any]:
     return {"turn": None, "phase": None, "years": None, "title": title, "control": {}, "units": {},
             "kings": {}, "pope": None, "tp": {"A": 0, "B": 0}, "vp": {"A": 0, "B": 0}, "status": {},
             "overlays": []}
+
+
+def power_view(data: GameData | None = None) -> dict[str, dict[str, Any]]:
+    """The ``powers`` of a view: each power's name, display colours and areas (2.2.2), in data order.
+
+    ``data`` defaults to the active game's (``using_data``), else the shipped data. One dict per
+    game data, made once and shared by every view of that data: do not change it.
+    """
+    from medviz.rules.medempires.game import state as _state
+
+    return _power_view(_state.Same(data if data is not None else _state.game_data()))
+
+
+@lru_cache(maxsize=8)
+def _power_view(data: Any) -> dict[str, dict[str, Any]]:  # data: state.Same (imported lazily)
+    return {pid: {"name": p.name, "colour": p.display_colour, "accent": p.display_accent,
+                  "home": list(p.home_areas), "start": list(p.controlled_at_start)}
+            for pid, p in data.obj.powers.items()}
 
 
 def _status_at_start(data: GameData) -> dict[str, str]:
@@ -68,6 +94,7 @@ def setup_view(scenario: str = "vespers-1282", data: GameData | None = None,
     v = empty_view(f"{sc.name}: set-up")
     v["years"] = "–".join(map(str, sc.turn_years[0])) if sc.turn_years else None
     v["status"] = status
+    v["powers"] = power_view(data)
     v["tp"] = dict(sc.starting_tp)
     units: dict[str, dict[str, dict[str, int]]] = {}
     kings: dict[str, list[str]] = {}
@@ -144,6 +171,7 @@ def _state_view(state: Any, overlays: list[dict[str, Any]] | None, turn: int | N
     for power, st in state.status.items():
         status[power] = f"player-{PLAYER_POWERS[power]}" if st == "player" else _view_status(st)
     v["status"] = status
+    v["powers"] = power_view(data)
     v["control"] = {a: c for a, c in state.ctl.items()}
     units: dict[str, dict[str, dict[str, int]]] = {}
 

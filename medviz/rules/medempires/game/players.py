@@ -20,6 +20,7 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     GameState,
     Key,
+    Same as _Same,
     friendly_port_seas,
     game_data,
     game_map,
@@ -42,21 +43,6 @@ def strength(units: dict[Key, int]) -> int:
         else:
             total += _LAND_WEIGHT.get(c, 1) * n
     return total
-
-
-class _Same:
-    """A cache key that is the object itself (by identity), for unhashable map and game data."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: Any) -> None:
-        self.obj = obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.obj is self.obj
 
 
 def land_distances(start: str) -> dict[str, int]:

@@ -34,6 +34,21 @@ def other_side(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
+class Same:
+    """A cache key that is the object itself (by identity), for unhashable map and game data."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+
 class DataPair(NamedTuple):
     """The map and game data one game is played with (shipped, or patched by override files)."""
 

@@ -259,6 +259,11 @@ def victory_points(state: GameState) -> dict[str, int]:
     return vp
 
 
+def _side_names(data: Any, side: str) -> str:
+    """The player powers of a side by their names in the game's data ("France and Anjou")."""
+    return " and ".join(p.name.split(" (")[0] for pid, p in data.powers.items() if PLAYER_POWERS.get(pid) == side)
+
+
 def judge(state: GameState) -> dict[str, Any]:
     """The outcome contract: winner, vp, control of every land area, and why."""
     data = game_data()
@@ -275,15 +280,18 @@ def judge(state: GameState) -> dict[str, Any]:
             taken = [a for a in guarded if a in state.taken]
         b_wins = len(held) == len(need) and not taken
         vp = {"A": len(taken), "B": len(held)}
-        why = (f"13.0: vp counts for B the areas of Sicily and Malta it holds ({len(held)} of {len(need)}), "
-               f"for A the guarded Aragonese areas it took ({', '.join(taken) or 'none'}). ")
+        m = game_map().areas
+        names = lambda areas: ", ".join(m[a].name for a in areas) or "none"  # noqa: E731
+        side_a, side_b = _side_names(data, "A"), _side_names(data, "B")
+        why = (f"13.0: vp counts for Player B the key areas it holds ({len(held)} of {len(need)}: {names(held)}), "
+               f"for Player A the guarded areas of Player B it took ({names(taken)}). ")
         if b_wins:
-            why += "Aragon holds both Sicilian areas and Malta and France took none of the four: Aragon wins."
+            why += f"{side_b} holds all of them and {side_a} took none of the guarded areas: Player B wins."
         else:
             lacks = [a for a in need if a not in held]
-            why += ("French/Angevin victory: " + "; ".join(filter(None, [
-                f"Aragon does not hold {', '.join(lacks)}" if lacks else "",
-                f"France took {', '.join(taken)}" if taken else ""])) + ".")
+            why += (f"Player A ({side_a}) wins: " + "; ".join(filter(None, [
+                f"{side_b} does not hold {names(lacks)}" if lacks else "",
+                f"{side_a} took {names(taken)}" if taken else ""])) + ".")
         return {"winner": "B" if b_wins else "A", "vp": vp, "control": control, "reason": why}
     lead = vp["A"] - vp["B"]
     a_by = int(sc.victory.get("a_wins_by", 3))
