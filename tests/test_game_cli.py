@@ -148,3 +148,11 @@ def test_words_count_units_in_good_english() -> None:
     one = describe_change("unit-moved", {"power": "anjou", "unit": "L", "source": "calabria", "to": "apulia"})
     assert "levy moves from" in one, one
     assert "levies set up" in describe_change("unit-placed", {"power": "anjou", "unit": "L", "n": 2, "area": "apulia", "setup": True})
+
+
+def test_words_name_areas_and_units_in_costs_and_payments() -> None:
+    from medviz.rules.medempires.game.describe import describe_change
+
+    assert describe_change("force-spends", {"ops": 1, "why": "move to catalan_counties"}).endswith(
+        "1 OP: move to Catalan counties")
+    assert "recruits 2 Aragon levies" in describe_change("treasury", {"side": "B", "tp": 3, "why": "recruit 2 aragon L"})

@@ -1,4 +1,4 @@
-"""Jupyter apps over histories: a replay viewer, a dice lab and a branch tree (ipywidgets + plotly).
+"""Jupyter apps over histories: a replay viewer, a dice lab, a branch tree, and a table to play a side.
 
 Models (``medviz.apps.model``) carry the state as traitlets and import no widgets; the views are
 ``ipywidgets.VBox`` subclasses that observe them. Constructors return widgets and never display.
@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from medviz.apps.dicelab import DiceLab
 from medviz.apps.model import DiceLabModel, ReplayModel
+from medviz.apps.play import PlayTable
+from medviz.apps.play_model import PlayModel
 from medviz.apps.replay import ReplayViewer
 from medviz.apps.tree import BranchTree, branch_tree
 
-__all__ = ["BranchTree", "DiceLab", "DiceLabModel", "ReplayModel", "ReplayViewer", "branch_tree"]
+__all__ = ["BranchTree", "DiceLab", "DiceLabModel", "PlayModel", "PlayTable", "ReplayModel", "ReplayViewer",
+           "branch_tree"]

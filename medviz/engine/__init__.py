@@ -15,7 +15,7 @@ from medviz.engine.events import (
     ReportEvent,
     RollEvent,
 )
-from medviz.engine.game import Context, GameSpec, Ruleset, Snapshot, Task
+from medviz.engine.game import AwaitingDecision, Context, GameSpec, Ruleset, Snapshot, Task
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.history import FORMAT, VERSION, History, HistoryDiff, diff, play
 from medviz.engine.policy import (
@@ -26,11 +26,12 @@ from medviz.engine.policy import (
     ScriptedPolicy,
     parse_policy,
 )
+from medviz.engine.table import HumanSeat, Table, TableStep
 
 __all__ = [
-    "FORMAT", "VERSION", "ChangeEvent", "Context", "DataError", "DecisionEvent", "DecisionPoint",
-    "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "IllegalAction",
+    "FORMAT", "VERSION", "AwaitingDecision", "ChangeEvent", "Context", "DataError", "DecisionEvent", "DecisionPoint",
+    "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "HumanSeat", "IllegalAction",
     "MalformedInput", "MedvizError", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
-    "RollEvent", "Ruleset", "ScriptedPolicy", "Snapshot", "Task", "UnknownReference", "diff",
+    "RollEvent", "Ruleset", "ScriptedPolicy", "Snapshot", "Table", "TableStep", "Task", "UnknownReference", "diff",
     "parse_policy", "play", "read_text", "write_atomic",
 ]

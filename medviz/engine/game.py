@@ -250,20 +250,37 @@ def _event_id(e: Event) -> str | None:
     return None
 
 
+class AwaitingDecision(Exception):
+    """Raised by a policy that cannot answer yet (a human's turn at a table): the run pauses there.
+
+    Not an error: ``run`` catches it and returns the run so far with ``pending`` set to the point.
+    """
+
+    def __init__(self, point: DecisionPoint) -> None:
+        self.point = point
+        super().__init__(f"decision {point.decision} awaits {point.actor}")
+
+
 @dataclass
 class RunResult:
-    """What a run produced: events, snapshots, the final state."""
+    """What a run produced: events, snapshots, the final state (or the live state at a pause)."""
 
     events: list[Event]
     snapshots: list[Snapshot]
     state: Any
+    #: The decision the run paused at (a policy raised ``AwaitingDecision``); None: the game ended.
+    pending: DecisionPoint | None = None
 
 
 MAX_TASKS = 1_000_000
 
 
 def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = ()) -> RunResult:
-    """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it)."""
+    """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it).
+
+    A policy that raises ``AwaitingDecision`` pauses the run: the result holds the events up to
+    that decision, the live state and ``pending`` (the decision point nobody has answered yet).
+    """
     rs = spec.ruleset
     if start is None:
         state, agenda_list = rs.setup(spec.scenario, spec.options)
@@ -282,7 +299,10 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
         if task.checkpoint or not snapshots:
             snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
                                       tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
-        rs.run_task(task, ctx.state, ctx)
+        try:
+            rs.run_task(task, ctx.state, ctx)
+        except AwaitingDecision as pause:
+            return RunResult(ctx.events, snapshots, ctx.state, pending=pause.point)
     return RunResult(ctx.events, snapshots, ctx.state)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from medviz.engine import dice as _dice
-from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.errors import MalformedInput, MedvizError, UnknownReference
 from medviz.engine.events import (
     ChangeEvent,
     DecisionEvent,
@@ -32,7 +32,7 @@ from medviz.engine.events import (
 )
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.game import GameSpec, RunResult, Ruleset, Snapshot, check_overrides_used, run
-from medviz.engine.policy import Policy, parse_policy
+from medviz.engine.policy import Policy, ScriptedPolicy, parse_policy
 
 FORMAT = "medviz-history"
 VERSION = 1
@@ -275,7 +275,7 @@ class History:
         if not isinstance(data["players"], Mapping):
             raise MalformedInput(f"{where}: 'players' must be an object")
         for actor, spec in data["players"].items():
-            players[actor] = parse_policy(str(spec), ruleset.policies)
+            players[actor] = parse_player(str(spec), ruleset)
         events = [event_from_dict(e, f"{where}: events[{i}]") for i, e in enumerate(data["events"])]
         for i, e in enumerate(events):
             if e.seq != i:
@@ -317,9 +317,33 @@ class History:
         return cls.from_json(read_text(path, "history file"), str(path))
 
 
+def parse_player(spec: str, ruleset: Ruleset) -> Policy:
+    """Rebuild a saved player from its spec; ``human/...`` and ``scripted/...`` included.
+
+    A human's (or a script's) choices are all on record in the events, which a replay reuses;
+    what is rebuilt is the player for decisions a branch asks anew: the fallback after the
+    slash (a bare ``human`` seat pauses, see ``medviz.engine.table``).
+    """
+    if spec == "human" or spec.startswith("human/"):
+        from medviz.engine.table import HumanSeat
+
+        rest = spec[len("human/"):]
+        return HumanSeat(fallback=parse_player(rest, ruleset) if rest else None)
+    if spec.startswith("scripted/"):  # its script is the recorded choices; the spec round-trips
+        return ScriptedPolicy({}, parse_player(spec[len("scripted/"):], ruleset))
+    return parse_policy(spec, ruleset.policies)
+
+
 def _history(spec: GameSpec, result: RunResult, *, parent: History | None = None,
              override: tuple[str, Any] | None = None, snapshots: list[Snapshot] | None = None,
              replayed_from: int = 0) -> History:
+    if result.pending is not None:
+        p = result.pending
+        where = f" (turn {p.turn}, {p.phase})" if p.turn is not None else ""
+        raise MedvizError(
+            f"the game stopped at decision {p.decision}{where}: it awaits player {p.actor}, who has no "
+            f"computer stand-in; play it at a medviz.engine.Table"
+        )
     return History(spec, tuple(result.events), spec.ruleset.outcome(result.state),
                    snapshots if snapshots is not None else result.snapshots, result.state,
                    parent=parent, override=override, replayed_from=replayed_from)

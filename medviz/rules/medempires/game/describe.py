@@ -60,7 +60,10 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "force-ops":
         return f"the force has {d['ops']} OPs" + (" (capped at 15)" if d.get("cap") else "")
     if change == "force-spends":
-        return f"the force spends {d['ops']} OP(s): {d.get('why', '')}"
+        why = str(d.get("why", ""))
+        if why.startswith("move to "):
+            why = f"move to {_area(why[8:])}"
+        return f"the force spends {d['ops']} OP{'s' if int(d['ops']) != 1 else ''}: {why}"
     if change == "force-moved":
         return f"the force moves to {_area(d['to'])}"
     if change == "force-ends":
@@ -79,7 +82,11 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
         words = {"neutral": "neutral"}.get(st, st.replace("ally:", "allied to Player ").replace("vassal:", "a vassal of Player "))
         return f"{power} becomes {words}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "treasury":
-        return f"Player {d['side']} now has {d['tp']} TP ({d.get('why', '')})"
+        why = str(d.get("why", ""))
+        parts = why.split(" ")
+        if len(parts) == 4 and parts[0] == "recruit":  # "recruit N POWER CODE"
+            why = "recruits " + _unit({"n": parts[1], "power": parts[2], "unit": parts[3]})
+        return f"Player {d['side']} now has {d['tp']} TP ({why})"
     if change == "king-placed" and d.get("setup"):
         return f"{_king(d['king'])} sets up in {_area(d['area'])}"
     if change == "king-placed":

@@ -1,0 +1,154 @@
+"""``PlayTable``: play one side of Mediterranean Empires yourself, against a computer player.
+
+The map of the live game, the pending decision in plain words with its legal options (never an
+illegal one), buttons to choose, to let the computer choose, to set up as in the scenario's year,
+to undo and to let the computer finish; what happened since your last move (dice included), the
+treasury and victory points, and at the end the outcome. ``table.history`` then goes straight
+into ``ReplayViewer`` or ``DiceLab``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from medviz.apps.common import MapPane, html_box
+from medviz.apps.play_model import PlayModel, in_setup, side_name
+from medviz.engine.errors import MedvizError
+from medviz.engine.history import History
+from medviz.engine.policy import DecisionPoint, Policy
+
+__all__ = ["PlayTable"]
+
+
+class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
+    """Play ``side`` ("A" or "B") of ``scenario`` against ``opponent`` (a player spec or policy)."""
+
+    def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
+                 seed: int = 0, options: Mapping[str, Any] | None = None,
+                 map_size: tuple[int | None, int] = (None, 650)) -> None:
+        self.model = PlayModel(scenario, side, opponent, seed=seed, options=options)
+        self.header = html_box(width="auto")
+        self.map = MapPane(self.model.view(), *map_size)
+        self.prompt = html_box(width="auto")
+        self.choices = widgets.Select(options=[], rows=8, layout=widgets.Layout(width="98%"))
+        self.choose_button = self._button("Choose", "take the selected option", "primary")
+        self.auto_button = self._button("Let the computer choose", "the heuristic answers this decision only")
+        self.setup_button = self._button(f"Set up as in {self.model.setup_year}",
+                                         "place the rest of your counters as they stood (default deployment)")
+        self.undo_button = self._button("Undo", "take back your last move")
+        self.finish_button = self._button("Finish the game for me", "the heuristic plays your side to the end")
+        self.notice = html_box(width="auto")
+        self.recent = html_box(width="auto", max_height="360px", overflow="auto")
+        self.outcome = html_box(width="auto")
+        for button, act in ((self.choose_button, self.model.choose), (self.auto_button, self.model.auto),
+                            (self.setup_button, self.model.set_up_as_in_history),
+                            (self.undo_button, self.model.undo), (self.finish_button, self.model.finish)):
+            button.on_click(self._acting(act))
+        self.choices.observe(self._on_select, names="value")
+        self.model.observe(lambda _c: self._render(), names="version")
+        self.model.observe(self._on_message, names="message")
+        buttons = widgets.HBox([self.choose_button, self.auto_button, self.setup_button, self.undo_button,
+                                self.finish_button], layout=widgets.Layout(flex_flow="row wrap"))
+        decide = widgets.VBox([self.prompt, self.choices, buttons, self.notice, self.outcome],
+                              layout=widgets.Layout(width="44%"))
+        log = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent], layout=widgets.Layout(width="54%"))
+        super().__init__([self.header, self.map.figure, widgets.HBox([decide, log])],
+                         layout=widgets.Layout(width="100%"))
+        self._render()
+
+    # -- driving it from code ------------------------------------------------------------------
+    @property
+    def table(self) -> Any:
+        """The engine ``Table`` underneath (``medviz.engine.table``)."""
+        return self.model.table
+
+    @property
+    def pending(self) -> DecisionPoint | None:
+        """The decision the game waits for (None once it is over)."""
+        return self.model.pending
+
+    @property
+    def history(self) -> History:
+        """The finished game: hand it to ``ReplayViewer`` or ``DiceLab``."""
+        return self.model.history
+
+    def choose(self, option: Any) -> bool:
+        """Answer with ``option`` as if chosen in the list; a refusal is shown with its rule. True if taken."""
+        return self._act(self.model.choose, option)
+
+    def auto(self) -> bool:
+        """As the button *Let the computer choose*."""
+        return self._act(self.model.auto)
+
+    def set_up(self) -> bool:
+        """As the button *Set up as in 1282*: the rest of your counters as they stood (3.0)."""
+        return self._act(self.model.set_up_as_in_history)
+
+    def undo(self) -> bool:
+        """As the button *Undo*."""
+        return self._act(self.model.undo)
+
+    def finish(self) -> bool:
+        """As the button *Finish the game for me*."""
+        return self._act(self.model.finish)
+
+    def _act(self, fn: Callable[..., Any], *args: Any) -> bool:
+        try:
+            fn(*args)
+        except MedvizError as exc:
+            self.model.message = str(exc)
+            return False
+        return True
+
+    def _acting(self, fn: Callable[..., Any]) -> Callable[[Any], None]:
+        def clicked(_button: Any) -> None:
+            self._act(fn)
+        return clicked
+
+    # -- drawing -------------------------------------------------------------------------------
+    @staticmethod
+    def _button(text: str, tip: str, style: str = "") -> widgets.Button:
+        return widgets.Button(description=text, tooltip=tip, button_style=style,
+                              layout=widgets.Layout(width="auto"))
+
+    def _on_select(self, change: Mapping[str, Any]) -> None:
+        if change["new"] is not None:
+            self.model.selected = int(change["new"])
+
+    def _on_message(self, change: Mapping[str, Any]) -> None:
+        text = str(change["new"])
+        self.notice.value = (f"<div style='color:#b2182b'><b>Refused:</b> {html.escape(text)}</div>" if text else "")
+
+    def _render(self) -> None:
+        m = self.model
+        view = m.view()
+        score = m.score(view)
+        tp, vp = score["tp"], score["vp"]
+        self.header.value = (
+            f"<span style='font-size:16px'><b>{html.escape(m.where())}</b></span> &nbsp; "
+            f"you play <b>{html.escape(side_name(m.side))}</b> &nbsp; "
+            f"<span title='treasury points (6.1)'>TP A {tp.get('A', 0)} · B {tp.get('B', 0)}</span> &nbsp; "
+            f"<span title='victory points (4.0)'>VP A {vp.get('A', 0)} · B {vp.get('B', 0)}</span>")
+        self.map.show(view)
+        p = m.pending
+        if p is None:
+            self.prompt.value = "<b>The game is over.</b>"
+        else:
+            self.prompt.value = f"<div style='font-size:15px'><b>{html.escape(m.prompt)}</b></div>"
+        self.choices.unobserve(self._on_select, names="value")
+        self.choices.options = [(label, i) for i, label in enumerate(m.labels)]
+        self.choices.value = 0 if m.labels else None
+        self.choices.observe(self._on_select, names="value")
+        self.choices.rows = max(2, min(10, len(m.labels)))
+        playing = p is not None
+        for b in (self.choose_button, self.auto_button, self.finish_button):
+            b.disabled = not playing
+        self.choices.disabled = not playing
+        self.setup_button.disabled = not (playing and p is not None and in_setup(p))
+        self.undo_button.disabled = not m.table.steps
+        self.recent.value = m.recent_html()
+        self.outcome.value = m.outcome_html()
