@@ -179,6 +179,65 @@ def test_10_2_interception_on_entering_fights_a_field_battle() -> None:
     assert r.state.battle is None and r.state.chronicle["battles"][0]["interception"] is True
 
 
+def test_10_0_a_force_may_be_any_number_of_one_powers_units() -> None:
+    s = empty_position()
+    put(s, "catalan_counties", "aragon", "FA", 4)
+    put(s, "catalan_counties", "aragon", "L")
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "catalan_counties|aragon|pick", f"{Q}/units/aragon-FA": 2, f"{Q}/units/aragon-L": 0,
+          f"{Q}/action-1": "move:valencia", f"{Q}/action-2": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    formed = changes(r.events, "force-formed")[0].data
+    assert [tuple(u) for u in formed["units"]] == [("aragon", "FA", 2)]
+    assert r.state.units["valencia"] == {("aragon", "FA"): 2}
+    assert r.state.units["catalan_counties"] == {("aragon", "FA"): 2, ("aragon", "L"): 1}
+    # The rest can still act as a second force this phase.
+    assert "catalan_counties|aragon|all" in decision(r.events, "GT1/ops-B/force-2").options
+
+
+def test_10_0_a_named_force_has_at_least_one_unit() -> None:
+    s = empty_position()
+    put(s, "catalan_counties", "aragon", "FA", 2)
+    put(s, "catalan_counties", "aragon", "L")
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "catalan_counties|aragon|pick", f"{Q}/units/aragon-FA": 0, f"{Q}/action-1": "end",
+          "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    assert decision(r.events, f"{Q}/units/aragon-FA").options == (0, 1, 2)
+    assert decision(r.events, f"{Q}/units/aragon-L").options == (1,)  # none named yet: at least this one
+
+
+def test_10_1_a_fleet_force_picks_up_fleets_outside_its_first_area() -> None:
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    put(s, "gulf_of_lion", "aragon", "F")
+    put(s, "catalan_counties", "aragon", "FA")
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "balearic_sea|aragon|all", f"{Q}/action-1": "move:gulf_of_lion", f"{Q}/action-2": "pickup:F",
+          f"{Q}/action-3": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    assert "pickup:F" not in decision(r.events, f"{Q}/action-1").options  # not in its initial area (10.0)
+    assert "drop:F" in decision(r.events, f"{Q}/action-3").options
+    assert r.state.units["gulf_of_lion"] == {("aragon", "F"): 2} and not r.state.units.get("balearic_sea")
+
+
+def test_10_2_the_interceptor_names_any_of_its_units() -> None:
+    s = empty_position()
+    put(s, "rossello", "france", "FA", 2)
+    put(s, "catalan_counties", "aragon", "FA", 2)
+    put(s, "catalan_counties", "aragon", "L")
+    s.ctl["rossello"] = "A"
+    ch = {P: "rossello|france|all", f"{P}/action-1": "move:catalan_counties",
+          f"{P}/action-1/intercept-enter": "pick", f"{P}/action-1/intercept-enter/units/aragon-FA": 1,
+          f"{P}/action-1/intercept-enter/units/aragon-L": 0, f"{P}/action-2": "end",
+          "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch,
+                  overrides={f"{P}/ops": 6, f"{P}/action-1/intercept-enter/roll": 4})
+    opened = changes(r.events, "battle-opened")[0].data
+    assert "pick" in decision(r.events, f"{P}/action-1/intercept-enter").options
+    assert [tuple(u) for u in opened["attacker"]] == [("aragon", "FA", 1)]  # the levy and one army stay out
+
+
 def test_10_3_attack_costs_two_and_uses_the_battle_slice() -> None:
     s = empty_position()
     put(s, "murcia", "france", "FA", 3)

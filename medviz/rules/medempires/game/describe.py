@@ -228,6 +228,8 @@ def describe_choice(choice: Any) -> str:
             area, power, what = parts
             if what == "all":
                 return f"all {_short_power(power)} units in {_area(area)}"
+            if what == "pick":
+                return f"some {_short_power(power)} units in {_area(area)} (you name them)"
             return f"{_short_power(power)} {_unit_word(what)} in {_area(area)}"
         if len(parts) == 2 and parts[0] in powers:
             return f"{_short_power(parts[0])} {_unit_word(parts[1])}"
@@ -258,6 +260,8 @@ def describe_choice(choice: Any) -> str:
         if verb in ("drop", "pickup") and len(bits) == 1:
             return f"{'drop off' if verb == 'drop' else 'pick up'} a {_unit_word(bits[0])}"
         return " ".join([verb, *(_token(b) for b in bits)])
+    if text == "pick":
+        return "some of the units there (you name them)"
     words = text.split(" ")
     if len(words) == 2 and words[0] in powers:  # an eliminated unit: "aragon FA"
         return f"{_short_power(words[0])} {_unit_word(words[1])}"

@@ -34,6 +34,10 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
             return (f"every one of {', '.join(st.must_occupy)} must hold a land unit; the units left must go to "
                     f"{', '.join(land_options(state, st, 1))}", rule)
         return (f"{game_data().powers[power].name} sets up only in {', '.join(st.land_areas)}", rule)
+    if "/ops-" in decision and "/units/" in decision:
+        if "/intercept" in decision:
+            return ("the interceptor names at least one of its units in the area, of any powers", "10.2")
+        return ("a force is named from the units there that have not acted, at least one unit", "10.0")
     if "/ops-" in decision and "/action-" in decision and f is not None:
         verb, _, arg = text.partition(":")
         if f.restricted and verb in ("embark", "debark", "land", "attack", "raid", "embark-king"):
@@ -63,6 +67,8 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
             return ("a coastal raid needs an Aragonese fleet carrying mercenaries next to an enemy area", "11.4")
         if verb == "pickup":
             return ("a force picks up only not-yet-activated units of its own power, outside its initial area", "10.1")
+        if verb == "drop":
+            return ("a force drops off a unit it has while keeping at least one, and a fleet keeps room for its cargo", "10.1")
         if verb == "end" and f.cargo:
             return ("transported units cannot stay aboard when the fleet ends its action", "11.2")
         return ("not a legal action for this force", "10.0")

@@ -93,7 +93,24 @@ def force_options(state: GameState, side: str) -> list[str]:
             out.append(f"{area}|{p}|all")
             if sum(per_power[p].values()) > 1:
                 out += [f"{area}|{p}|{c}" for c in sorted(per_power[p])]
+                out.append(f"{area}|{p}|pick")  # 10.0: any number of the power's units, named one kind at a time
     return out
+
+
+def pick_units(ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str) -> dict[Key, int]:
+    """Ask how many of each kind join (one decision per kind, ``rid/units/POWER-CODE``); at least one unit."""
+    from medviz.rules.medempires.combat import UNIT_NAMES
+
+    units: dict[Key, int] = {}
+    keys = sorted(k for k, n in available.items() if n > 0)
+    for i, key in enumerate(keys):
+        lo = 1 if i == len(keys) - 1 and not units else 0
+        name = UNIT_NAMES.get(key[1], key[1])
+        k = ctx.decide(f"{rid}/units/{key[0]}-{key[1]}", side, list(range(lo, available[key] + 1)),
+                       prompt=f"How many {game_data().powers[key[0]].name} {name} units? ({rule})")
+        if k:
+            units[key] = int(k)
+    return units
 
 
 def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
@@ -108,10 +125,12 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
     area, power, what = choice.split("|")
     units: dict[Key, int] = {}
     for (p, c), _ in sorted(state.units[area].items()):
-        if p == power and (what == "all" or c == what):
+        if p == power and (what in ("all", "pick") or c == what):
             avail = state.available(area, (p, c))
             if avail > 0:
-                units[(p, c)] = avail if what == "all" else 1
+                units[(p, c)] = avail if what in ("all", "pick") else 1
+    if what == "pick":
+        units = pick_units(ctx, prefix, side, units, "10.0")
     kind = game_map().areas[area].kind
     kings: list[str] = []
     if kind == "land":
@@ -189,6 +208,11 @@ def step_options(state: GameState, f: Force) -> list[str]:
         return ["end", *out] if not f.cargo else out or ["end"]
     if _enemy_fleets(state, f.area, side) and not f.cargo and not f.cargo_kings and f.ops >= cost(state, "combat"):
         out.append("attack")
+    if f.area != f.start:  # 10.1: a force picks up units that have not acted, outside its initial area
+        if state.available(f.area, (f.power, "F")) > 0:
+            out.append("pickup:F")
+    if f.count() > 1 and 2 * (f.count() - 1) >= sum(f.cargo.values()):  # 11.2: room for the cargo aboard
+        out.append("drop:F")
     room = 2 * f.count() - sum(f.cargo.values())
     debarks = []
     for land in sorted(here.coasts):
@@ -378,11 +402,15 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     if not mine:
         return
     powers = sorted({p for p, _ in mine})
-    opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else [])
+    opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else []) + (
+        ["pick"] if sum(mine.values()) > 1 else [])
     pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {game_map().areas[area].name}? (10.2)")
     if pick == "no":
         return
-    units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
+    if pick == "pick":  # 10.2: any number of the units there, of any powers
+        units = pick_units(ctx, rid, foe, mine, "10.2")
+    else:
+        units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
     drm = (1 if mode == "leave" else 0) - (1 if len({p for p, _ in units}) > 1 else 0)
     if all(c == "R" for _, c in defenders):
         drm -= 1

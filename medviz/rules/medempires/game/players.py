@@ -313,6 +313,8 @@ class Heuristic:
 
     # -- operations ---------------------------------------------------------------------------
     def _ops(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+        if "/units/" in d:  # naming a force's units one kind at a time (10.0, 10.2): all of them
+            return max(opts)
         if tail.startswith("force-"):
             return self._pick_force(s, side, opts)
         if "/leave/" in d:  # 7.1.3: out of a neutral's home area, to the most threatened friendly area
