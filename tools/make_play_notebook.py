@@ -17,6 +17,7 @@ from pathlib import Path
 import sys
 
 import nbformat as nbf
+from nbwrite import write_notebook
 
 md, code = nbf.v4.new_markdown_cell, nbf.v4.new_code_cell
 
@@ -172,15 +173,7 @@ def screenshot(out: Path) -> None:
 
 
 def main() -> None:
-    nb = nbf.v4.new_notebook()
-    nb.cells = CELLS
-    for i, cell in enumerate(nb.cells):
-        cell["id"] = f"play-aragon-{i:02d}"  # stable ids: regenerating changes only what changed
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    out = Path(__file__).resolve().parent.parent / "notebooks" / "play-aragon.ipynb"
-    nbf.write(nb, out)
-    print(f"wrote {out}")
+    write_notebook(CELLS, "play-aragon", "play-aragon")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ source reviewable as code).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import nbformat as nbf
+from nbwrite import write_notebook
 
 md, code = nbf.v4.new_markdown_cell, nbf.v4.new_code_cell
 
@@ -117,15 +117,7 @@ branch appear; the branch tree keeps everything you explored."""),
 
 
 def main() -> None:
-    nb = nbf.v4.new_notebook()
-    nb.cells = CELLS
-    for i, cell in enumerate(nb.cells):
-        cell["id"] = f"vespers-{i:02d}"  # stable ids: regenerating changes only what changed
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    out = Path(__file__).resolve().parent.parent / "notebooks" / "vespers-1282.ipynb"
-    nbf.write(nb, out)
-    print(f"wrote {out}")
+    write_notebook(CELLS, "vespers-1282", "vespers")
 
 
 if __name__ == "__main__":
