@@ -37,7 +37,7 @@ def test_the_model_words_the_pending_decision_and_its_legal_options() -> None:
     placed = [e for e in m.table.events if isinstance(e, DecisionEvent) and e.decision == p.decision]
     assert placed and placed[0].choice == "urgell" and placed[0].source == "human" and m.version > version
     assert _area_units(m.view(), "urgell").get("FA", 0) >= 1
-    assert m.recent()[0].startswith("B — Where does this Aragon field army start?")
+    assert m.recent()[0].startswith("Player B — Where does this Aragon field army start?")
     with pytest.raises(IllegalAction, match=r"rule 3\.2") as err:
         m.choose("sicily_east")
     assert err.value.rule == "3.2"

@@ -489,8 +489,25 @@ def test_8_1_a_king_whose_units_are_removed_rejoins_his_own_powers_units() -> No
     assert not changes(r.events, "king-died")
     where = r.state.kings["peter_iii"]
     assert r.state.ctl[where] == "B" and any(p == "aragon" for (p, _c) in r.state.units[where])
-    rejoin = decision(r.events, "GT1/kings/peter_iii/rejoins")
+    rejoin = decision(r.events, "GT1/kings/peter_iii/rejoins-1")
     assert rejoin.choice == rejoin.options[0] == where or rejoin.automatic
+
+
+def test_8_1_a_king_may_be_left_alone_twice_in_one_turn() -> None:
+    from medviz.engine.game import Context, GameSpec
+    from medviz.engine.policy import FirstOptionPolicy
+    from medviz.rules.medempires.game.turn import bury_kings_alone
+
+    s = set_up_state("standard", {})
+    ctx = Context(GameSpec(RULESET, "standard", {}, 0, {"A": FirstOptionPolicy(), "B": FirstOptionPolicy()}), s, [], [])
+    for _ in range(2):  # e.g. his units leave on the Crusade, then the ones he rejoined mutiny
+        where = s.kings["peter_iii"]
+        for key in [k for k in s.units[where] if k[0] == "aragon"]:
+            ctx.change("unit-removed", area=where, power=key[0], unit=key[1], n=s.units[where][key])
+        bury_kings_alone(s, ctx)
+        assert s.kings["peter_iii"] != where
+    ids = [e.decision for e in ctx.events if hasattr(e, "decision")]
+    assert ids == ["GT1/kings/peter_iii/rejoins-1", "GT1/kings/peter_iii/rejoins-2"]
 
 
 def test_3_4_an_area_held_by_an_ally_alone_follows_the_ally_when_it_turns_neutral() -> None:
@@ -512,6 +529,17 @@ def test_3_4_an_area_held_by_an_ally_alone_follows_the_ally_when_it_turns_neutra
     s.status["genoa"] = "ally:B"
     refresh_control(s)
     assert s.ctl["olbia"] == "B"  # an allied power establishes control for its side (3.4)
+
+
+def test_3_4_an_ally_never_carries_off_land_it_did_not_own() -> None:
+    s = empty_position()
+    s.status["genoa"] = "ally:A"
+    put(s, "provence", "genoa", "L")  # France's own county, garrisoned by Genoese troops alone
+    assert s.ctl["provence"] == "A"
+    del s.units["provence"]
+    s.status["genoa"] = "neutral"
+    refresh_control(s)
+    assert s.ctl["provence"] == "A"  # 3.4 b: the last side that held it, not neutral Genoa
 
 
 def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:

@@ -5,8 +5,6 @@ source reviewable as code).
 """
 
 from __future__ import annotations
-
-
 import nbformat as nbf
 from nbwrite import write_notebook
 

@@ -58,6 +58,14 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         log = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent], layout=widgets.Layout(width="54%"))
         super().__init__([self.header, self.map.figure, widgets.HBox([decide, log])],
                          layout=widgets.Layout(width="100%"))
+        # Stable class names for the page (the browser test finds the parts by them); no behaviour.
+        self.add_class("medviz-play")
+        for part, name in ((self.header, "header"), (self.prompt, "prompt"), (self.choices, "choices"),
+                           (self.choose_button, "choose"), (self.auto_button, "auto"),
+                           (self.setup_button, "setup"), (self.undo_button, "undo"),
+                           (self.finish_button, "finish"), (self.notice, "notice"), (self.recent, "recent"),
+                           (self.outcome, "outcome")):
+            part.add_class(f"medviz-play-{name}")
         self._render()
 
     # -- driving it from code ------------------------------------------------------------------

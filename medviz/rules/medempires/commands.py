@@ -60,6 +60,28 @@ def _summary(h: Any) -> dict[str, Any]:
     }
 
 
+def _area_name(area: str) -> str:
+    """An area id as its name in the active game's map."""
+    from medviz.rules.medempires.game.state import game_map
+
+    a = game_map().areas.get(area)
+    return a.name if a else area
+
+
+def _holder_name(holder: str | None) -> str:
+    """Who holds an area, in words: a player, both (partial), a neutral or vassal power, or nobody."""
+    from medviz.rules.medempires.game.state import game_data
+
+    if holder is None:
+        return "nobody"
+    if holder in ("A", "B"):
+        return f"Player {holder}"
+    if holder == "partial":
+        return "both sides (partial control)"
+    p = game_data().powers.get(holder)
+    return p.name if p else holder
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game and print its summary (or save its history)."""
     from medviz.engine import play
@@ -90,8 +112,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"VP: A {o['vp']['A']}, B {o['vp']['B']}")
     if info["cities_changed_hands"]:
         print("Cities that changed hands:")
-        for c in info["cities_changed_hands"]:
-            print(f"  {c['city']} ({c['area']}): {c['from'] or 'nobody'} -> {c['to'] or 'nobody'}")
+        from medviz.rules.medempires.game.state import using_data
+
+        with using_data(h):  # the game's own names (override files)
+            for c in info["cities_changed_hands"]:
+                print(f"  {c['city']} ({_area_name(c['area'])}): {_holder_name(c['from'])} -> {_holder_name(c['to'])}")
     else:
         print("Cities that changed hands: none")
     by_kind = {"land": 0, "sea": 0}

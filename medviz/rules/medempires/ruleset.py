@@ -121,15 +121,22 @@ for _name in ("battle-eliminate", "battle-marker-spent", "battle-result", "battl
 def describe(event: Event) -> str:
     """One event in plain words (for logs, notebooks and exported replays)."""
     who = event.actor or ""
+    if who in ("A", "B"):
+        who = f"Player {who}"
     if isinstance(event, PhaseEvent):
-        return f"Turn {event.turn}: {event.name}" if event.turn else f"{event.name.capitalize()}"
+        from medviz.rules.medempires.game.describe import phase_words
+
+        words = phase_words(event.name)
+        return f"Turn {event.turn}: {words}" if event.turn else f"{words[:1].upper()}{words[1:]}"
     if isinstance(event, RollEvent):
         mark = f" (changed from {event.natural})" if event.overridden else ""
         meaning = f" → {event.effects[str(event.value)]}" if event.effects and str(event.value) in event.effects else ""
         return f"{who} rolls {event.dice} for {event.purpose or event.roll}: {event.value}{mark}{meaning}"
     if isinstance(event, DrawEvent):
         mark = f" (changed from {event.natural})" if event.overridden else ""
-        return f"{who} draws {event.value}{mark} ({event.purpose or event.draw})"
+        from medviz.rules.medempires.game.describe import drawn_words
+
+        return f"{who} draws {drawn_words(event.value)}{mark} — {event.purpose or event.draw}"
     if isinstance(event, DecisionEvent):
         how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
         question = (event.prompt or event.decision.rsplit("/", 1)[-1]).rstrip("?")
@@ -141,7 +148,9 @@ def describe(event: Event) -> str:
         d = event.data
         c = event.change
         if c == "battle-eliminate":
-            return f"{d['side']} loses one {_power_name(d['power'])} {combat.UNIT_NAMES.get(d['unit'], d['unit'])}"
+            from medviz.rules.medempires.game.describe import unit_name
+
+            return f"{d['side']} loses one {_power_name(d['power'])} {unit_name(str(d['unit']))}"
         if c == "battle-result":
             return (f"{d['roller']} rolls {d['roll']}{d['drm']:+d} = {d['modified']} on the {d['table']} table, "
                     f"column {d['column']}: {d['result']}")
@@ -156,7 +165,7 @@ def describe(event: Event) -> str:
         if c == "battle-ops-spent":
             return f"the attacker spends {d['ops']} OPs to attack again"
         if c == "battle-ends":
-            return f"the battle ends: winner {d['winner']}"
+            return f"the battle ends: {'no winner' if d['winner'] in (None, 'none') else 'winner ' + str(d['winner'])}"
         if c in ("battle-combat-begins", "battle-round-begins"):
             return c.replace("battle-", "").replace("-", " ")
         from medviz.rules.medempires.game.describe import describe_change

@@ -23,13 +23,43 @@ def _area(a: Any) -> str:
 def _unit(d: Mapping[str, Any]) -> str:
     power = game_data().powers.get(str(d.get("power")))
     n = int(d.get("n", 1))
-    name = UNIT_NAMES.get(str(d.get("unit")), str(d.get("unit")))
     pname = power.name if power else str(d.get("power"))
     article = "an" if pname[:1] in "AEIOU" else "a"
-    return f"{n if n > 1 else article} {pname} {_PLURAL.get(name, name) if n > 1 else name}"
+    return f"{n if n > 1 else article} {pname} {unit_name(str(d.get('unit')), n)}"
 
 
 _PLURAL = {"field army": "field armies", "levy": "levies", "fleet": "fleets"}
+_SINGULAR = {"raiders": "raider", "mercenaries": "mercenary"}
+
+
+def unit_name(code: str, n: int = 1) -> str:
+    """A unit type's name for ``n`` counters: 'field army', '3 field armies', 'raider', 'raiders'."""
+    name = UNIT_NAMES.get(code, code)
+    return _PLURAL.get(name, name) if n > 1 else _SINGULAR.get(name, name)
+
+
+def phase_words(phase: str) -> str:
+    """A phase id in words: 'operations-A' -> "Player A's operations", 'end-of-turn' -> 'end of turn'."""
+    if phase.startswith("operations-") and phase[-1] in "AB":
+        return f"Player {phase[-1]}'s operations"
+    return phase.replace("-", " ")
+
+
+def marker_phrase(m: Any, definite: bool = False) -> str:
+    """'a Military Advantage marker', 'an Ambush marker', 'the Pope marker' (names that carry their own article)."""
+    name = _marker(m)
+    if name.lower().startswith("the "):
+        return f"the {name[4:]} marker"
+    if definite:
+        return f"the {name} marker"
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} marker"
+
+
+def drawn_words(value: Any) -> str:
+    """What a draw produced, in words: a stratagem marker or a King by name."""
+    if str(value) in game_data().stratagems:
+        return marker_phrase(value)
+    return _name(str(value))
 
 
 def _verb(d: Mapping[str, Any], one: str, many: str) -> str:
@@ -53,7 +83,7 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "unit-moved":
         return f"{_unit(d)} {_verb(d, 'moves', 'move')} from {_area(d['source'])} to {_area(d['to'])}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "force-formed":
-        units = ", ".join(f"{n} {UNIT_NAMES.get(c, c)}" for _, c, n in d["units"])
+        units = ", ".join(f"{n} {unit_name(c, int(n))}" for _, c, n in d["units"])
         kings = f" with {', '.join(_king(k) for k in d.get('kings', ()))}" if d.get("kings") else ""
         power = _power(d["power"])
         return f"a force of {power} ({units}){kings} is activated in {_area(d['area'])}"
@@ -98,10 +128,10 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
     if change == "king-moved":
         return f"{_king(d['king'])} moves to {_area(d['to'])}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "marker-drawn":
-        return f"Player {d['side']} takes a {_marker(d['marker'])} marker"
+        return f"Player {d['side']} takes {marker_phrase(d['marker'])}"
     if change == "marker-spent":
         if d.get("to") == "aside":  # 12.0: the Pope without Rome, the Crusade without the Pope
-            return f"Player {d['side']} returns the {_marker(d['marker'])} marker unplayed (12.0)"
+            return f"Player {d['side']} returns {marker_phrase(d['marker'], definite=True)} unplayed (12.0)"
         return f"Player {d['side']} plays {_marker(d['marker'])}" + (
             f" ({d['use']})" if d.get("use") else "")
     if change == "pope":
@@ -149,7 +179,7 @@ def _power(p: Any) -> str:
 #: Bookkeeping changes: the turn and phase flow, pick-ups, once-per-turn flags.
 _BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "turn-begins": lambda d: f"Game turn {d['turn']} begins",
-    "phase-begins": lambda d: f"{str(d['phase']).replace('-', ' ').capitalize()} phase begins",
+    "phase-begins": lambda d: f"{phase_words(str(d['phase']))[:1].upper()}{phase_words(str(d['phase']))[1:]} phase begins",
     "ops-phase-begins": lambda d: (f"{_side(d['side'])} begins operations" if d["side"] in ("A", "B")
                                    else "redistribution begins"),
     "political-kinds": lambda d: (f"{_side(d['side'])} may still attempt: {', '.join(d['left']) or 'nothing'}"
@@ -174,7 +204,9 @@ _BOOKKEEPING: dict[str, Callable[[Mapping[str, Any]], str]] = {
 
 #: The whole game's reports (results that change nothing by themselves).
 _REPORTS: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
-    "political-result": lambda a, d: f"{_side(a)} attempts {d['kind']} with {_power(d['target'])}: {d['roll']}{int(d['drm']):+d} → {d['result']}",
+    "political-result": lambda a, d: (f"{_side(a)} attempts {d['kind']} with {_power(str(d['target']).split('@')[0])}: "
+                                      f"{d['roll']}{int(d['drm']):+d} → "
+                                      + ("no effect" if d["result"] == "NE" else f"{str(d['result']).lower()}: it succeeds")),
     "thwart": lambda a, d: f"{_side(a)} tries to thwart: {d['thwart']} against {d['attempt']}, {d['result']}",
     "interception": lambda a, d: f"{_side(a)} tries to intercept: {d['roll']}{int(d['drm']):+d}, {d['result']}",
     "invasion": lambda a, d: f"{_side(a)} invades {_area(d['area'])}: {_power(d['power'])} joins the other side (10.1)",

@@ -34,6 +34,13 @@ _LOSS = {"L": 0, "R": 1, "M": 2, "FA": 3, "F": 4}
 DOCTRINE = Doctrine(table="field")
 
 
+def _cost(s: GameState, what: str) -> int:
+    """An Operation Point cost as the rules charge it now (doubled under Plague, 12.0)."""
+    from medviz.rules.medempires.game.operations import cost  # the rule code; imported late (it imports much)
+
+    return cost(s, what)
+
+
 def strength(units: dict[Key, int]) -> int:
     """A rough fighting value: field armies and mercenaries 2, others 1; doubled fleets 2."""
     total = 0
@@ -423,78 +430,177 @@ class Heuristic:
         return self._sea_step(s, side, f, opts)
 
     def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        """Attack, or step toward the best target; stay put unless a move gets strictly closer to one."""
         st = strength(f.units)
         here_enemy = enemy_strength(s, f.area, side)
         if "attack" in opts and st >= here_enemy + 1:
             return "attack"
         if here_enemy and f.area in self._targets(s, side):
             return "end" if "end" in opts else opts[0]
-        tg = self._targets(s, side)
-        best, best_v = "end", 0.0
+        tg = {a: val for a, val in self._targets(s, side).items() if enemy_strength(s, a, side) + 1 <= st}
+
+        def reach_value(where: str) -> float:
+            dist = land_distances(where)
+            return max((val / (1 + dist[a]) for a, val in tg.items() if dist.get(a, 99) <= 3), default=0.0)
+
+        # Standing here is worth what the targets in reach are worth from here: a move must do better, so a
+        # force never walks back and forth between two areas (the value strictly rises with every move).
+        best, best_v = "end", reach_value(f.area)
         for o in opts:
             if not o.startswith("move:"):
                 continue
             b = o[5:]
-            dist = land_distances(b)
-            for a, val in tg.items():
-                dd = dist.get(a)
-                if dd is None or dd > 3:
-                    continue
-                if enemy_strength(s, a, side) + 1 > st:
-                    continue
-                v = val / (1 + dd)
-                if s.ctl.get(b) not in ("A", "B", "partial", None) and s.status.get(str(s.ctl.get(b))) == "neutral":
-                    v -= 1.0  # walking into a neutral makes it the enemy's ally (10.1)
-                if v > best_v:
-                    best, best_v = o, v
+            v = reach_value(b)
+            if self._invades(s, b):
+                v -= 1.0  # walking into a neutral makes it the enemy's ally (10.1)
+            if v > best_v:
+                best, best_v = o, v
         return best if best in opts else opts[0]
 
-    def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+    def _invades(self, s: GameState, area: str) -> bool:
+        """Entering ``area`` would invade a neutral (10.1): it becomes the other side's ally."""
+        c = s.ctl.get(area)
+        return c not in ("A", "B", "partial", None) and s.status.get(str(c)) == "neutral"
+
+    def _garrison(self, s: GameState, side: str, land: str) -> int:
+        """Strength a fleet must leave in ``land`` when it loads there: a held key area keeps a guard."""
+        if scenario_values(s, side).get(land, 0) < 3 or s.ctl.get(land) != side:
+            return 0
+        foe = other_side(side)
+        threat = max((_land_strength(s, b, foe) for b in game_map().areas[land].neighbours), default=0)
+        return max(2, threat)
+
+    def _loadable(self, s: GameState, side: str, opts: list[Any], lands: Any = None) -> dict[str, list[int]]:
+        """Per power, the weights of the units this fleet may still take aboard (garrisons stay), strongest first."""
+        offered = {(o.split(":")[1], o.split(":")[2]) for o in opts if o.startswith("embark:")}
+        out: dict[str, list[int]] = {}
+        for land in sorted({x for x, _ in offered}):
+            if lands is not None and land not in lands:
+                continue
+            left, keep = _land_strength(s, land, side), self._garrison(s, side, land)
+            units = sorted(((_LAND_WEIGHT.get(c, 1), p, c) for (p, c) in s.side_units(land, side)
+                            if (land, p) in offered and c in LAND_CODES), reverse=True)
+            for w, p, c in units:
+                for _ in range(s.available(land, (p, c))):
+                    if left - w < keep:
+                        break
+                    left -= w
+                    out.setdefault(p, []).append(w)
+        for ws in out.values():
+            ws.sort(reverse=True)
+        return out
+
+    def _spare_embarks(self, s: GameState, side: str, opts: list[Any], power: str | None = None,
+                       lands: Any = None) -> list[str]:
+        """Embark options that leave each key area its garrison, strongest units first."""
+        out = []
+        for o in opts:
+            if not o.startswith("embark:"):
+                continue
+            _, land, p, code = o.split(":")
+            if (power is not None and p != power) or (lands is not None and land not in lands):
+                continue
+            if _land_strength(s, land, side) - _LAND_WEIGHT.get(code, 1) < self._garrison(s, side, land):
+                continue
+            out.append(o)
+        return sorted(out, key=lambda o: (-_LAND_WEIGHT.get(o.split(":")[3], 1), -_LOSS.get(o.split(":")[3], 5), o))
+
+    def _landing_plan(self, s: GameState, side: str, f: Any, opts: list[Any],
+                      tg: dict[str, int]) -> tuple[str, int, str] | None:
+        """(target, strength needed, power) for the best target this fleet can reach and carry enough to.
+
+        Reach counts OPs, not moves: each naval move and the landing cost what the table says, doubled
+        under Plague (12.0); a landing needs one power's cargo (11.2 ruling); more units are loaded only
+        where the fleet starts, and never from a contested target (its units are fighting there).
+        """
         m = game_map().areas
-        tg = self._naval_targets(s, side, self._targets(s, side))
+        foe = other_side(side)
+        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
+        powers = sorted({p for p, _ in f.cargo})
+        room = 2 * f.count() - sum(f.cargo.values())
+        dist = sea_distances(f.area)
+        best: tuple[str, int, str] | None = None
+        best_v = 0.0
+        for a, val in sorted(tg.items()):
+            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
+            foe_held = s.ctl.get(a) == foe
+            if dd * mv + (ld if foe_held else 0) > f.ops:
+                continue
+            need = enemy_strength(s, a, side) + 1
+            loadable = self._loadable(s, side, opts, lands=set(m[f.area].coasts) - set(tg)) if not f.moved else {}
+            if len(powers) > 1:
+                options = [] if foe_held else [(powers[0], strength(f.cargo))]
+            elif powers:
+                options = [(powers[0], strength(f.cargo) + sum(loadable.get(powers[0], [])[:room]))]
+            else:
+                options = [(p, sum(ws[:room])) for p, ws in sorted(loadable.items())]
+            for p, carry in options:
+                if carry < need:
+                    continue
+                v = val / (1 + dd)
+                if v > best_v:
+                    best, best_v = (a, need, p), v
+        return best
+
+    def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        """Load for a landing only when one is in reach, sail there, go ashore; never leave cargo to be lost."""
+        m = game_map().areas
         if f.restricted:
             ports = friendly_port_seas(s, side)
             moves = [o for o in opts if o.startswith("move:")]
             if moves:
                 return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(p, 99) for p in ports), default=99), o))
             return "end" if "end" in opts else opts[0]
-        if not f.cargo:
+        tg = self._naval_targets(s, side, self._targets(s, side))
+        if not f.cargo and not f.cargo_kings:
             if "attack" in opts and strength(f.units) > strength(
                     {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
                 return "attack"
-            embarks = [o for o in opts if o.startswith("embark:")]
-            if embarks and tg:
-                return min(embarks, key=lambda o: (_LOSS.get(o.split(":")[3], 5) * -1, o))
+        # a target next door that is not the enemy's alone: go ashore there when the cargo makes it ours
+        for o in opts:
+            if o.startswith("debark:"):
+                a = o.split(":")[1]
+                if a in tg and strength(f.cargo) + _land_strength(s, a, side) >= enemy_strength(s, a, side) + 1:
+                    return o
+        plan = self._landing_plan(s, side, f, opts, tg) if not f.restricted else None
+        if plan is not None:
+            a, need, p = plan
+            carry = strength(f.cargo)
+            if carry < need + 1 and not f.moved:
+                spare = self._spare_embarks(s, side, opts, p, lands=set(m[f.area].coasts) - set(tg))
+                if spare:
+                    return spare[0]
+            if carry >= need:
+                if f"land:{a}" in opts:
+                    return f"land:{a}"
+                moves = [o for o in opts if o.startswith("move:")]
+                if moves and f.area not in m[a].coasts:
+                    return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in m[a].coasts), o))
+        return self._go_ashore(s, side, f, opts)
+
+    def _go_ashore(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        """No landing in reach: put the cargo ashore on a friendly coast (0 OP) rather than lose it (11.2)."""
+        if not f.cargo and not f.cargo_kings:
             return "end" if "end" in opts else opts[0]
-        # cargo aboard: more room? keep loading from friendly areas
-        embarks = [o for o in opts if o.startswith("embark:")]
-        if embarks and f.steps == 0:
-            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
-        carry = strength(f.cargo)
-        best_t, best_v = None, 0.0
-        dist = sea_distances(f.area)
-        for a, val in tg.items():
-            if enemy_strength(s, a, side) + 1 > carry:
-                continue
-            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
-            if dd > f.ops:
-                continue
-            v = val / (1 + dd)
-            if v > best_v:
-                best_t, best_v = a, v
-        if best_t is not None:
-            for o in opts:
-                if o == f"land:{best_t}":
-                    return o
-            for o in opts:
-                if o.startswith(f"debark:{best_t}:"):
-                    return o
-            moves = [o for o in opts if o.startswith("move:")]
-            if moves:
-                return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in m[best_t].coasts), o))
+        vals = scenario_values(s, side)
+
+        def where(o: str) -> tuple[int, int, str]:
+            land = o.split(":")[1]
+            rank = 0 if s.ctl.get(land) == side else 1 if s.ctl.get(land) == "partial" else 3 if self._invades(s, land) else 2
+            return (rank, -vals.get(land, 0), o)
+
         debarks = [o for o in opts if o.startswith("debark:")]
         if debarks:
-            return debarks[0]
+            return min(debarks, key=where)
+        moves = [o for o in opts if o.startswith("move:")]
+        if moves:  # the nearest sea with a coast to put the cargo ashore
+            m = game_map().areas
+            foe = other_side(side)
+            shore = {a for a in m if m[a].kind == "sea" and any(s.ctl.get(x) != foe for x in m[a].coasts)}
+            return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in shore), default=99), o))
+        lands = [o for o in opts if o.startswith("land:")]
+        if lands:
+            return min(lands, key=lambda o: (enemy_strength(s, o[5:], side), o))
         return opts[0]
 
     # -- end of turn --------------------------------------------------------------------------
@@ -716,6 +822,8 @@ class Historical(Heuristic):
             if side == "B" and self._vespers(s):
                 opts = [o for o in opts if not (o.startswith("embark:") and o.split(":")[1] in ARAGON_HOME)] or opts
             return super()._sea_step(s, side, f, opts)
+        if not f.cargo and not self._sicily_in_reach(s, f):
+            return super()._sea_step(s, side, f, opts)  # not this fleet, not with these OPs
         home = s.kings.get(king)
         loaded = [c for (p, c), n in f.cargo.items() for _ in range(n)]
         for code in EXPEDITION:
@@ -748,24 +856,45 @@ class Historical(Heuristic):
         return super()._naval_plan_value(s, side, sea, units, tg)
 
     def _malta_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
-        """Load Sicily's Aragonese troops and land on Malta; None when that is not on."""
+        """Load Sicily's spare Aragonese troops and land on Malta; None when that is not on.
+
+        Only Aragonese units sail (a landing needs one power's cargo, 11.2 ruling), each Sicilian area
+        keeps its garrison, and the fleet sets out only if its OPs cover the voyage and the landing.
+        """
         m = game_map().areas
+        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
         need = enemy_strength(s, "malta", "B") + 1
-        if "land:malta" in opts and strength(f.cargo) >= need:
-            return "land:malta"
-        embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] in SICILY_LANDING
-                   and o.split(":")[2] == "aragon"]
-        if embarks and strength(f.cargo) < need + 1:
-            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
-        moves = [o for o in opts if o.startswith("move:")]
-        if strength(f.cargo) >= need and {p for p, _ in f.cargo} == {"aragon"}:
-            goal = set(m["malta"].coasts)
-        elif not f.cargo and self._malta_power(s, "B") >= need:
-            goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
-        else:
+        if {p for p, _ in f.cargo} - {"aragon"}:
             return None
-        if moves and f.area not in goal:
-            return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in goal), default=99), o))
+        carry = strength(f.cargo)
+        if "land:malta" in opts and carry >= need:
+            return "land:malta"
+
+        def to_malta(sea: str) -> int:
+            return min((sea_distances(sea).get(x, 99) for x in m["malta"].coasts), default=99)
+
+        moves = [o for o in opts if o.startswith("move:")]
+        reach = to_malta(f.area) * mv + ld <= f.ops
+        if carry >= need:
+            if reach and moves:
+                return min(moves, key=lambda o: (to_malta(o[5:]), o))
+            return None
+        room = 2 * f.count() - sum(f.cargo.values())
+        spare = self._loadable(s, "B", opts, lands=SICILY_LANDING).get("aragon", [])
+        if reach and carry + sum(spare[:room]) >= need:
+            embarks = self._spare_embarks(s, "B", opts, "aragon", lands=SICILY_LANDING)
+            if embarks:
+                return embarks[0]
+        if f.cargo or not moves:
+            return None
+        goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
+        if f.area in goal or self._malta_power(s, "B") < need:
+            return None
+        best = min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in goal), default=99), o))
+        there = min((sea_distances(best[5:]).get(x, 99) for x in goal), default=99)
+        if (1 + there) * mv + min(to_malta(x) for x in goal if sea_distances(best[5:]).get(x, 99) == there) * mv \
+                + ld <= f.ops:
+            return best
         return None
 
     def _expedition_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
@@ -784,9 +913,17 @@ class Historical(Heuristic):
             return min(debarks + lands, key=ashore)
         goal = {x for land in SICILY_LANDING for x in m[land].coasts}
         moves = [o for o in opts if o.startswith("move:")]
-        if moves:
+        if moves and self._sicily_in_reach(s, f):
             return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in goal), o))
-        return super()._sea_step(s, "B", f, opts)
+        return self._go_ashore(s, "B", f, opts)
+
+    def _sicily_in_reach(self, s: GameState, f: Any) -> bool:
+        """The fleet's OPs cover the voyage to a Sicilian coast and, where Anjou holds it, the landing (11.2, 12.0)."""
+        m = game_map().areas
+        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
+        dist = sea_distances(f.area)
+        return any(min((dist.get(x, 99) for x in m[a].coasts), default=99) * mv
+                   + (ld if s.ctl.get(a) == "A" else 0) <= f.ops for a in SICILY_LANDING)
 
 
 def historical_factory(arg: str = "") -> Historical:

@@ -137,7 +137,7 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
         drm += 3
     col = COLUMN[kind]
     table = game_data().politics
-    die = ctx.roll(f"{rid}/attempt", actor=side, purpose=f"{kind} attempt on {power} (Diplomacy Table)",
+    die = ctx.roll(f"{rid}/attempt", actor=side, purpose=f"{kind} attempt on {game_data().powers[power].name} (Diplomacy Table)",
                    effects={f: table.result(col, f + drm) for f in range(1, 7)})
     result = table.result(col, die + drm)
     ctx.report("political-result", actor=side, kind=kind, target=target, roll=die, drm=drm, result=result)

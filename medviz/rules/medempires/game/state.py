@@ -317,11 +317,12 @@ def compute_control(state: GameState, area: str) -> str | None:
 
 
 def _holder(state: GameState, area: str, c: str) -> str:
-    """Who holds ``area`` for 3.4 b: the side, or the one allied power whose units alone give it the side.
+    """Who holds ``area`` for 3.4 b: the side, or the allied power whose own area its units alone hold.
 
-    Ruling: an area held only by one ally's land units is remembered as that power's, so when the
-    alliance ends (7.1.3) or changes, the empty area follows the power, not the old side (3.4:
-    inactive neutrals' areas are controlled by neither side).
+    Ruling: one of an ally's own areas (home or held at the start) held only by that ally's land
+    units is remembered as the power's, so when the alliance ends (7.1.3) or changes, the empty
+    area is the neutral's again (3.4: inactive neutrals' areas are controlled by neither side).
+    Any other area is remembered as the side's: an ally never carries off land it did not own.
     """
     if c not in SIDES:
         return c
@@ -332,7 +333,11 @@ def _holder(state: GameState, area: str, c: str) -> str:
         if power in PLAYER_POWERS:
             return c
         allies.add(power)
-    return allies.pop() if len(allies) == 1 else c
+    if len(allies) != 1:
+        return c
+    ally = allies.pop()
+    pw = game_data().powers.get(ally)
+    return ally if pw is not None and (area in pw.home_areas or area in pw.controlled_at_start) else c
 
 
 def refresh_control(state: GameState, areas: Any = None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from medviz.engine.events import DecisionEvent
 from medviz.engine.game import Context, Task
 from medviz.rules.medempires.game.battles import check_pope, draw_marker
 from medviz.rules.medempires.game.state import (
@@ -51,7 +52,7 @@ def task_turn(state: GameState, ctx: Context, turn: int) -> None:
 # Joint Stratagem Markers Phase (5.1, 9.0, 12.0)
 # --------------------------------------------------------------------------------------------
 #: Markers that act during the Joint Stratagem Markers Phase (12.0): drawn then, they act at once.
-PHASE_MARKERS = ("plague", "pope", "crusade")
+PHASE_MARKERS = ("pope", "plague", "crusade")
 
 
 def task_stratagems(state: GameState, ctx: Context) -> None:
@@ -59,8 +60,8 @@ def task_stratagems(state: GameState, ctx: Context) -> None:
     begin(state, ctx, "stratagems")
     # Ruling: Plague, the Pope and the Crusade act only in this phase (12.0); one drawn after a
     # DV+S result waits in its drawer's hand and acts now, before the new draws.
-    for side in SIDES:
-        for marker in PHASE_MARKERS:
+    for marker in PHASE_MARKERS:  # the Pope first: a held Crusade then finds him in Rome
+        for side in SIDES:
             for j in range(1, state.hands[side].get(marker, 0) + 1):
                 resolve_drawn(state, ctx, side, marker, f"{gt(state)}/stratagems/held-{marker}-{j}/{side}")
     for i in range(1, 5):
@@ -154,7 +155,9 @@ def bury_kings_alone(state: GameState, ctx: Context) -> None:
         if not refuges:
             ctx.change("king-died", actor=side, king=k, power=power, cause="no friendly units left")
             continue
-        to = ctx.decide(f"{gt(state)}/kings/{k}/rejoins", side, refuges,
+        rid = f"{gt(state)}/kings/{k}/rejoins"  # a King may be left alone more than once a turn: number them
+        n = 1 + sum(1 for e in ctx.events if isinstance(e, DecisionEvent) and e.decision.startswith(rid))
+        to = ctx.decide(f"{rid}-{n}", side, refuges,
                         prompt=f"{data.kings[k].name} has no units left in {m[area].name}: where does he go? (8.1)")
         ctx.change("king-moved", actor=side, king=k, to=to, why="rejoins his units (8.1 ruling)")
 

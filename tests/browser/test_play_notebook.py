@@ -1,0 +1,148 @@
+"""Play Aragon in JupyterLab, driven by chromium: run the notebook, reopen the game, choose, undo.
+
+The notebook (notebooks/play-aragon.ipynb) is opened from a copy with its saved outputs cleared,
+under the git-ignored test-artifacts/, so everything read here can only come from running it now.
+Its later cells drive the table from code and let the computer finish the game, so once every
+cell has run the live ``PlayTable`` shows the game over. From the page alone we then check that
+the map is drawn, that *Undo* reopens the game (the question and its options come back), that
+picking an option and pressing *Choose* moves the game on (the new "Since your last move" log
+names the option picked), and that *Undo* takes exactly that move back. The parts of the table
+are found by the ``medviz-play-*`` class names ``PlayTable`` gives them.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_sample import ROOT, cleared_copy, open_and_run_all
+
+NOTEBOOK = ROOT / "notebooks" / "play-aragon.ipynb"
+
+#: The table's map as the browser drew it: the SVG's size, how many filled shapes it painted, the
+#: title, and every area's fill (area traces carry ``meta.area``); None until plotly.js has drawn it.
+MAP_JS = """
+(root) => {
+  const el = root.querySelector('.js-plotly-plot');
+  const svg = el && el.querySelector('svg.main-svg');
+  if (!svg || !Array.isArray(el.data) || el.data.length === 0) return null;
+  const box = svg.getBoundingClientRect();
+  const fills = {};
+  for (const t of el.data) {
+    if (t.meta && t.meta.area) fills[t.meta.area] = JSON.stringify([t.fillcolor ?? null, t.fillpattern ?? null]);
+  }
+  const title = el.layout && el.layout.title;
+  return {width: box.width, height: box.height, painted: el.querySelectorAll('.scatterlayer path.js-fill').length,
+          title: typeof title === 'string' ? title : ((title && title.text) || ''), fills};
+}
+"""
+
+
+def txt(locator: Any) -> str:
+    """A locator's text (its DOM text, so parts scrolled off-screen read too), no-break spaces as spaces."""
+    return (locator.text_content() or "").replace("\u00a0", " ").strip()
+
+
+def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: float = 0.2) -> Any:
+    """Poll ``probe`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(every)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")
+
+
+def test_play_table_chooses_and_undoes_in_jupyterlab(lab: dict[str, Any], offline_page: Any,
+                                                     artifacts: Path) -> None:
+    page = offline_page.page
+    page.set_viewport_size({"width": 1500, "height": 1600})  # room for the whole table in a screenshot
+    open_and_run_all(page, lab, cleared_copy(NOTEBOOK, artifacts / "lab-play-notebook"))
+
+    # The last cell hands the finished game to a ReplayViewer: once it has printed, every cell has run.
+    last = page.locator(".jp-OutputArea-output", has_text="decisions were yours")
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    wait_for("the notebook to run to its last cell (or fail)", lambda: last.count() or errors.count(), timeout=120)
+    assert errors.count() == 0, txt(errors.first)
+    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
+    assert errors.count() == 0, txt(errors.first)
+    assert "the saved game loads back identical: True" in txt(last.first)
+    said = txt(page.locator(".jp-OutputArea-output", has_text="Outcome:").first)
+    winner = said.split("Outcome:", 1)[1].split()[0]  # "A" or "B", as the notebook printed it
+    # The refusal cell printed its rule: the table refused the illegal set-up (3.2) in words.
+    assert "(rule 3.2)" in txt(page.locator(".jp-OutputArea-output", has_text="is refused").first)
+
+    tables = page.locator(".medviz-play")
+    assert tables.count() == 1, f"expected one PlayTable in the page, found {tables.count()}"
+    table = tables.first
+    header, prompt = table.locator(".medviz-play-header"), table.locator(".medviz-play-prompt")
+    choices = table.locator(".medviz-play-choices select")
+    choose, undo = table.locator(".medviz-play-choose"), table.locator(".medviz-play-undo")
+    recent, outcome = table.locator(".medviz-play-recent"), table.locator(".medviz-play-outcome")
+    assert choose.inner_text().strip() == "Choose" and undo.inner_text().strip() == "Undo"
+    page.add_style_tag(content=".Toastify__toast-container { display: none !important; }")  # off the screenshot
+    table.scroll_into_view_if_needed()
+
+    # -- 1. The game as the notebook left it: over, its map drawn, the outcome shown -------------------
+    end_map = wait_for("the table's map to be drawn", lambda: table.evaluate(MAP_JS), timeout=60)
+    assert end_map["width"] > 600 and end_map["height"] > 400, end_map
+    assert len(end_map["fills"]) > 50 and end_map["painted"] > 50, "the map should paint every area"
+    wait_for("the header to say the game is over", lambda: "Game over" in txt(header))
+    assert "you play Player B (Aragon)" in txt(header)
+    assert txt(prompt) == "The game is over."
+    assert f"{'You win' if winner == 'B' else 'You lose'}: Player {winner}" in txt(outcome), txt(outcome)
+    assert choices.is_disabled() and choose.is_disabled() and not undo.is_disabled()
+
+    # -- 2. Undo reopens the game: the finish is taken back, the question and its options return --------
+    undo.click()
+    wait_for("Undo to reopen the game", lambda: txt(prompt) not in ("", "The game is over."))
+    wait_for("the options to come back", lambda: not choices.is_disabled() and choices.locator("option").count() > 1)
+    assert txt(outcome) == "" and "Game over" not in txt(header)
+    reopened = wait_for("the map to leave the end of the game",
+                        lambda: (m := table.evaluate(MAP_JS)) and m["title"] != end_map["title"] and m)
+    turn = re.match(r"Turn (\d+),", txt(header))
+    assert turn and f"turn {turn.group(1)} " in reopened["title"], (txt(header), reopened["title"])  # map and header agree
+    assert reopened["fills"] != end_map["fills"], "reopening turn 1 should repaint areas the game changed"
+    assert not choose.is_disabled()
+    before = {"header": txt(header), "prompt": txt(prompt), "recent": txt(recent),
+              "options": [t.replace("\u00a0", " ") for t in choices.locator("option").all_inner_texts()]}
+    assert before["recent"], "the log of what happened since the last move is empty"
+    assert choices.evaluate("s => s.selectedIndex") == 0  # the first option is preselected
+
+    # -- 3. Pick an option other than the preselected one and press Choose: the game moves on ----------
+    pick = len(before["options"]) - 1 if len(before["options"]) < 3 else 1
+    picked = before["options"][pick]
+    choices.select_option(index=pick)
+    choose.click()
+    wait_for("Choose to move the game on", lambda: txt(recent) != before["recent"] or txt(prompt) != before["prompt"])
+    wait_for(f"the log to name the option picked ({picked!r})", lambda: picked in txt(recent))
+    after = {"header": txt(header), "prompt": txt(prompt), "recent": txt(recent),
+             "options": [t.replace("\u00a0", " ") for t in choices.locator("option").all_inner_texts()]}
+    assert after["recent"] != before["recent"]
+    assert (after["prompt"], after["options"]) != (before["prompt"], before["options"]), \
+        "after the choice the table still asks the same question with the same options"
+    assert not offline_page.errors, offline_page.errors[:3]
+    page.wait_for_timeout(1000)  # let plotly.js finish repainting before the picture
+    table.screenshot(path=str(artifacts / "jupyterlab-play-table.png"))
+
+    # -- 4. Undo takes that move back: the same question, options, log and map as before ---------------
+    undo.click()
+    wait_for("Undo to take the choice back", lambda: txt(prompt) == before["prompt"] and txt(recent) == before["recent"])
+    now = {"header": txt(header), "prompt": txt(prompt), "recent": txt(recent),
+           "options": [t.replace("\u00a0", " ") for t in choices.locator("option").all_inner_texts()]}
+    assert now == before
+    assert wait_for("the map to be as before the choice",
+                    lambda: (m := table.evaluate(MAP_JS)) and m["fills"] == reopened["fills"]
+                    and m["title"] == reopened["title"], timeout=15)
+
+    assert errors.count() == 0, txt(errors.first)
+    assert page.locator(".jp-Notification-Toast-error").count() == 0
+    assert table.locator(".medviz-play-notice").inner_text().strip() == "", "the table showed a refusal"
+    assert not offline_page.errors, offline_page.errors[:3]
+    assert not offline_page.blocked, offline_page.blocked[:5]
