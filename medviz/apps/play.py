@@ -29,7 +29,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
 
     def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
                  seed: int = 0, options: Mapping[str, Any] | None = None,
-                 map_size: tuple[int | None, int] = (None, 650)) -> None:
+                 map_size: tuple[int | None, int] = (None, 750)) -> None:
         self.model = PlayModel(scenario, side, opponent, seed=seed, options=options)
         self.header = html_box(width="auto")
         self.map = MapPane(self.model.view(), *map_size)

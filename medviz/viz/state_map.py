@@ -580,7 +580,8 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers)
     if view.get("years") and turn:
         head += f"  ·  {view['years']}"
     phase = view.get("phase")
-    head += f"<br>{_phase_words(phase).capitalize()} phase" if phase and turn else "<br>before the first turn"
+    words = _phase_words(phase)
+    head += f"<br>{words[:1].upper()}{words[1:]} phase" if phase and turn else "<br>before the first turn"
     out = {"panel-turn": head}
     for side in SIDES:
         names = [powers[p].name.split(" (")[0] for p in _side_powers(status, side, powers)]
