@@ -156,3 +156,12 @@ def test_words_name_areas_and_units_in_costs_and_payments() -> None:
     assert describe_change("force-spends", {"ops": 1, "why": "move to catalan_counties"}).endswith(
         "1 OP: move to Catalan counties")
     assert "recruits 2 Aragon levies" in describe_change("treasury", {"side": "B", "tp": 3, "why": "recruit 2 aragon L"})
+
+
+def test_words_of_the_treasury_collection_show_what_the_cap_takes() -> None:
+    from medviz.rules.medempires.game.describe import describe_change
+
+    words = describe_change("treasury", {"side": "B", "tp": 10, "why": "collection (6.1)", "cities": 6, "vassals": 1,
+                                         "gold": 0, "trade": 2, "piracy": -2, "forfeited": 3})
+    assert "+2 Trade Concession" in words and "-2 Piracy" in words and "Gold" not in words
+    assert words.endswith("now has 10 TP; 3 TP over the cap of 10 are lost (6.1)")

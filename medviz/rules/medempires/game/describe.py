@@ -113,6 +113,14 @@ def describe_change(change: str, d: Mapping[str, Any]) -> str | None:
         return f"{power} becomes {words}" + (f" ({d['why']})" if d.get("why") else "")
     if change == "treasury":
         why = str(d.get("why", ""))
+        if why == "collection (6.1)" and "cities" in d:
+            bits = [f"{d['cities']} from cities"] + [f"{int(d[k]):+d} {label}" for k, label in (
+                ("vassals", "from vassals"), ("gold", "Gold"), ("trade", "Trade Concession"), ("piracy", "Piracy"))
+                if int(d.get(k) or 0)]
+            lost = int(d.get("forfeited") or 0)
+            return (f"Player {d['side']} collects treasury ({', '.join(bits)}) and now has {d['tp']} TP"
+                    + (f"; {lost} TP over the cap of {game_data().operations.treasury['tp_cap']} are lost (6.1)"
+                       if lost > 0 else " (6.1)"))
         parts = why.split(" ")
         if len(parts) == 4 and parts[0] == "recruit":  # "recruit N POWER CODE"
             why = "recruits " + _unit({"n": parts[1], "power": parts[2], "unit": parts[3]})
