@@ -25,7 +25,7 @@ in 1285 — wherever the dice allow, and play sensibly once history is out of re
 tie the game to the dated history; they come from `annotations/vespers-1282.toml`, a file you can copy
 and edit for your own replays (see `docs/annotations.md`).
 
-The replay below is the game of seed 1303 — one whose dice let history happen in Sicily. Change
+The replay below is the game of seed 1055 — one whose dice let history happen in Sicily and Malta. Change
 the seed to play another war.
 
 Run the cells from top to bottom (*Run → Run All Cells*)."""),
@@ -37,7 +37,7 @@ from medviz.viz import state_map
 from medviz.apps import ReplayViewer, DiceLab
 
 historical = RULESET.policies["historical"]()
-history = play(RULESET, "vespers-1282", {}, seed=1303, players={"A": historical, "B": historical})
+history = play(RULESET, "vespers-1282", {}, seed=1055, players={"A": historical, "B": historical})
 notes = load_annotations("annotations/vespers-1282.toml", history)
 print(f"{len(history):,} events, {len(history.rolls())} dice rolls and draws")
 print("Outcome:", history.outcome["winner"], "—", history.outcome["reason"])"""),

@@ -36,7 +36,8 @@ DOCTRINE = Doctrine(table="field")
 
 def _cost(s: GameState, what: str) -> int:
     """An Operation Point cost as the rules charge it now (doubled under Plague, 12.0)."""
-    from medviz.rules.medempires.game.operations import cost  # the rule code; imported late (it imports much)
+    # the rule code itself, imported late (operations imports much of the game)
+    from medviz.rules.medempires.game.operations import cost
 
     return cost(s, what)
 
@@ -470,22 +471,30 @@ class Heuristic:
         threat = max((_land_strength(s, b, foe) for b in game_map().areas[land].neighbours), default=0)
         return max(2, threat)
 
-    def _loadable(self, s: GameState, side: str, opts: list[Any], lands: Any = None) -> dict[str, list[int]]:
-        """Per power, the weights of the units this fleet may still take aboard (garrisons stay), strongest first."""
-        offered = {(o.split(":")[1], o.split(":")[2]) for o in opts if o.startswith("embark:")}
+    def _loadable(self, s: GameState, side: str, opts: list[Any] | None, lands: Any = None) -> dict[str, list[int]]:
+        """Per power, the weights of the units a fleet may still take aboard (garrisons stay), strongest first.
+
+        With ``opts`` only what the embark options offer; with None every unit of the side in ``lands``.
+        """
+        if opts is None:
+            offered = {(a, p) for a in lands for (p, c) in s.side_units(a, side) if c in LAND_CODES}
+        else:
+            offered = {(o.split(":")[1], o.split(":")[2]) for o in opts if o.startswith("embark:")}
         out: dict[str, list[int]] = {}
         for land in sorted({x for x, _ in offered}):
             if lands is not None and land not in lands:
                 continue
-            left, keep = _land_strength(s, land, side), self._garrison(s, side, land)
-            units = sorted(((_LAND_WEIGHT.get(c, 1), p, c) for (p, c) in s.side_units(land, side)
-                            if (land, p) in offered and c in LAND_CODES), reverse=True)
-            for w, p, c in units:
-                for _ in range(s.available(land, (p, c))):
-                    if left - w < keep:
-                        break
-                    left -= w
-                    out.setdefault(p, []).append(w)
+            keep = self._garrison(s, side, land)
+            for power in sorted({p for x, p in offered if x == land}):  # one power sails (11.2 ruling)
+                left = _land_strength(s, land, side)
+                units = sorted(((_LAND_WEIGHT.get(c, 1), c) for (p, c) in s.side_units(land, side)
+                                if p == power and c in LAND_CODES), reverse=True)
+                for w, c in units:
+                    for _ in range(s.available(land, (power, c))):
+                        if left - w < keep:
+                            break
+                        left -= w
+                        out.setdefault(power, []).append(w)
         for ws in out.values():
             ws.sort(reverse=True)
         return out
@@ -519,6 +528,7 @@ class Heuristic:
         powers = sorted({p for p, _ in f.cargo})
         room = 2 * f.count() - sum(f.cargo.values())
         dist = sea_distances(f.area)
+        loadable = self._loadable(s, side, opts, lands=set(m[f.area].coasts) - set(tg)) if not f.moved else {}
         best: tuple[str, int, str] | None = None
         best_v = 0.0
         for a, val in sorted(tg.items()):
@@ -527,7 +537,6 @@ class Heuristic:
             if dd * mv + (ld if foe_held else 0) > f.ops:
                 continue
             need = enemy_strength(s, a, side) + 1
-            loadable = self._loadable(s, side, opts, lands=set(m[f.area].coasts) - set(tg)) if not f.moved else {}
             if len(powers) > 1:
                 options = [] if foe_held else [(powers[0], strength(f.cargo))]
             elif powers:
@@ -552,10 +561,9 @@ class Heuristic:
                 return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(p, 99) for p in ports), default=99), o))
             return "end" if "end" in opts else opts[0]
         tg = self._naval_targets(s, side, self._targets(s, side))
-        if not f.cargo and not f.cargo_kings:
-            if "attack" in opts and strength(f.units) > strength(
-                    {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
-                return "attack"
+        if not f.cargo and not f.cargo_kings and "attack" in opts and strength(f.units) > strength(
+                {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
+            return "attack"
         # a target next door that is not the enemy's alone: go ashore there when the cargo makes it ours
         for o in opts:
             if o.startswith("debark:"):
@@ -775,22 +783,25 @@ class Historical(Heuristic):
         return super()._pick_force(s, side, opts)
 
     def _malta_power(self, s: GameState, side: str) -> int:
-        """Aragonese land strength in Sicily that could sail for Malta (0 when Malta is no goal)."""
+        """Land strength of one power in Sicily that could sail for Malta, garrisons kept (0 when Malta is no goal)."""
         if side != "B" or not self._vespers(s) or s.turn < 2 or s.ctl.get("malta") == "B":
             return 0
-        return sum(strength({k: s.available(a, k) for k in s.side_units(a, side) if k[0] == "aragon"
-                             and k[1] != "F"}) for a in SICILY_LANDING if s.ctl.get(a) == "B")
+        spare = self._loadable(s, side, None, [a for a in SICILY_LANDING if s.ctl.get(a) == "B"])
+        return max((sum(ws) for ws in spare.values()), default=0)
 
     def _malta_fleet(self, s: GameState, side: str, opts: list[Any]) -> Any:
-        """Lauria's Malta (1283): a fleet off Sicily carries Sicily's Aragonese troops to the island."""
+        """Lauria's Malta (1283): a fleet off Sicily carries Sicily's spare troops to the island."""
         if self._malta_power(s, side) < enemy_strength(s, "malta", side) + 1:
             return None
         m = game_map().areas
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and s.side_units(a, side) for x in m[a].coasts}
         best, best_d = None, 4
+        ports = friendly_port_seas(s, side)
         for o in opts:
             area, power, what = o.split("|") if "|" in o else ("", "", "")
-            if power == "aragon" and what == "all" and m[area].kind == "sea" and area in friendly_port_seas(s, side):
+            # 11.1: a fleet off a hostile coast first sails to a friendly port sea; one move into Sicily's will do
+            if power == "aragon" and what == "all" and m[area].kind == "sea" \
+                    and (area in ports or m[area].neighbours & ports & goal):
                 dd = min((sea_distances(area).get(x, 99) for x in goal), default=99)
                 if dd < best_d:
                     best, best_d = o, dd
@@ -856,35 +867,37 @@ class Historical(Heuristic):
         return super()._naval_plan_value(s, side, sea, units, tg)
 
     def _malta_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
-        """Load Sicily's spare Aragonese troops and land on Malta; None when that is not on.
+        """Load Sicily's spare troops and land on Malta; None when that is not on.
 
-        Only Aragonese units sail (a landing needs one power's cargo, 11.2 ruling), each Sicilian area
+        One power's units sail (a landing needs one power's cargo, 11.2 ruling), each Sicilian area
         keeps its garrison, and the fleet sets out only if its OPs cover the voyage and the landing.
         """
         m = game_map().areas
         mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
         need = enemy_strength(s, "malta", "B") + 1
-        if {p for p, _ in f.cargo} - {"aragon"}:
+        aboard = sorted({p for p, _ in f.cargo})
+        if len(aboard) > 1:
             return None
         carry = strength(f.cargo)
-        if "land:malta" in opts and carry >= need:
-            return "land:malta"
 
         def to_malta(sea: str) -> int:
             return min((sea_distances(sea).get(x, 99) for x in m["malta"].coasts), default=99)
 
         moves = [o for o in opts if o.startswith("move:")]
         reach = to_malta(f.area) * mv + ld <= f.ops
+        room = 2 * f.count() - sum(f.cargo.values())
+        loadable = self._loadable(s, "B", opts, lands=SICILY_LANDING)
+        powers = aboard or sorted(loadable, key=lambda p: (-sum(loadable[p][:room]), p != "aragon", p))
+        if reach and powers and carry < need + 1 and carry + sum(loadable.get(powers[0], [])[:room]) >= need:
+            embarks = self._spare_embarks(s, "B", opts, powers[0], lands=SICILY_LANDING)
+            if embarks:
+                return embarks[0]  # one unit more than the levies on Malta, where Sicily can spare it
         if carry >= need:
+            if "land:malta" in opts:
+                return "land:malta"
             if reach and moves:
                 return min(moves, key=lambda o: (to_malta(o[5:]), o))
             return None
-        room = 2 * f.count() - sum(f.cargo.values())
-        spare = self._loadable(s, "B", opts, lands=SICILY_LANDING).get("aragon", [])
-        if reach and carry + sum(spare[:room]) >= need:
-            embarks = self._spare_embarks(s, "B", opts, "aragon", lands=SICILY_LANDING)
-            if embarks:
-                return embarks[0]
         if f.cargo or not moves:
             return None
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
