@@ -97,17 +97,17 @@ def force_options(state: GameState, side: str) -> list[str]:
     return out
 
 
-def pick_units(ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str) -> dict[Key, int]:
-    """Ask how many of each kind join (one decision per kind, ``rid/units/POWER-CODE``); at least one unit."""
-    from medviz.rules.medempires.combat import UNIT_NAMES
+def pick_units(ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str, area: str) -> dict[Key, int]:
+    """Ask how many of each kind in ``area`` join (one decision per kind, ``rid/units/POWER-CODE``); at least one."""
+    from medviz.rules.medempires.game.describe import unit_name
 
     units: dict[Key, int] = {}
     keys = sorted(k for k, n in available.items() if n > 0)
     for i, key in enumerate(keys):
         lo = 1 if i == len(keys) - 1 and not units else 0
-        name = UNIT_NAMES.get(key[1], key[1])
         k = ctx.decide(f"{rid}/units/{key[0]}-{key[1]}", side, list(range(lo, available[key] + 1)),
-                       prompt=f"How many {game_data().powers[key[0]].name} {name} units? ({rule})")
+                       prompt=f"How many {game_data().powers[key[0]].name} {unit_name(key[1], 2)} "
+                              f"in {game_map().areas[area].name} go? ({rule})")
         if k:
             units[key] = int(k)
     return units
@@ -130,7 +130,7 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
             if avail > 0:
                 units[(p, c)] = avail if what in ("all", "pick") else 1
     if what == "pick":
-        units = pick_units(ctx, prefix, side, units, "10.0")
+        units = pick_units(ctx, prefix, side, units, "10.0", area)
     kind = game_map().areas[area].kind
     kings: list[str] = []
     if kind == "land":
@@ -408,7 +408,7 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     if pick == "no":
         return
     if pick == "pick":  # 10.2: any number of the units there, of any powers
-        units = pick_units(ctx, rid, foe, mine, "10.2")
+        units = pick_units(ctx, rid, foe, mine, "10.2", area)
     else:
         units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
     drm = (1 if mode == "leave" else 0) - (1 if len({p for p, _ in units}) > 1 else 0)
