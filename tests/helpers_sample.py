@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from medviz.engine import History, play
 from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.ruleset import RULESET
@@ -140,3 +142,15 @@ def open_and_run_all(page: Any, lab: dict[str, Any], notebook: Path, root: Path 
     page.locator(".jp-Notebook").first.click()  # focus the notebook so the Run menu acts on it
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: float = 0.2) -> Any:
+    """Poll ``probe`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(every)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")

@@ -13,13 +13,10 @@ are found by the ``medviz-play-*`` class names ``PlayTable`` gives them.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from helpers_sample import ROOT, cleared_copy, open_and_run_all
+from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
 
 NOTEBOOK = ROOT / "notebooks" / "play-aragon.ipynb"
 
@@ -45,18 +42,6 @@ MAP_JS = """
 def txt(locator: Any) -> str:
     """A locator's text (its DOM text, so parts scrolled off-screen read too), no-break spaces as spaces."""
     return (locator.text_content() or "").replace("\u00a0", " ").strip()
-
-
-def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: float = 0.2) -> Any:
-    """Poll ``probe`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(every)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")
 
 
 def test_play_table_chooses_and_undoes_in_jupyterlab(lab: dict[str, Any], offline_page: Any,

@@ -13,12 +13,11 @@ from __future__ import annotations
 import ast
 import re
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_sample import ROOT, cleared_copy, open_and_run_all
+from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
 
 NOTEBOOK = ROOT / "notebooks" / "vespers-1282.ipynb"
 ANNOTATIONS = ROOT / "notebooks" / "annotations"
@@ -74,18 +73,6 @@ def changed(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 def txt(locator: Any) -> str:
     """A locator's text (its DOM text, so cells the notebook has not painted off-screen read too)."""
     return (locator.text_content() or "").replace("\u00a0", " ")
-
-
-def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: float = 0.2) -> Any:
-    """Poll ``probe`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(every)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")
 
 
 def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], offline_page: Any,
