@@ -221,6 +221,22 @@ def test_10_1_a_fleet_force_picks_up_fleets_outside_its_first_area() -> None:
     assert r.state.units["gulf_of_lion"] == {("aragon", "F"): 2} and not r.state.units.get("balearic_sea")
 
 
+def test_10_1_a_fleet_picking_up_a_fleet_keeps_its_king_as_cargo() -> None:
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    put(s, "gulf_of_lion", "aragon", "F")
+    put(s, "catalan_counties", "aragon", "FA")
+    s.kings["peter_iii"] = "catalan_counties"
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "balearic_sea|aragon|all", f"{Q}/action-1": "embark:catalan_counties:aragon:FA",
+          f"{Q}/action-2": "move:gulf_of_lion", f"{Q}/action-3": "pickup:F",
+          f"{Q}/action-4": "debark:rossello:aragon:FA", f"{Q}/action-5": "move:balearic_sea",
+          f"{Q}/action-6": "end", "GT1/ops-B/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch, overrides={f"{Q}/ops": 6})
+    assert not changes(r.events, "king-joins")  # at sea a King is cargo, never part of the fleet force
+    assert r.state.kings["peter_iii"] == "rossello" and violations(r.state) == []
+
+
 def test_10_2_the_interceptor_names_any_of_its_units() -> None:
     s = empty_position()
     put(s, "rossello", "france", "FA", 2)

@@ -288,7 +288,8 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         return
     if verb == "pickup":
         ctx.change("force-picks-up", actor=side, power=f.power, unit=arg)
-        _king_follows(state, ctx, f.area, side, into_force=True)
+        if f.kind == "land":  # at sea a King is cargo already (11.2), never part of the fleet force
+            _king_follows(state, ctx, f.area, side, into_force=True)
     elif verb == "drop":
         ctx.change("force-drops", actor=side, power=f.power, unit=arg)
     elif verb == "embark":
