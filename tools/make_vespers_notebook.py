@@ -58,6 +58,10 @@ event in plain words, and the note for the current step appears beside the map."
     md("""## Where the game and history agree — and where they part"""),
     code("""import pandas as pd
 
+from medviz.rules.medempires.gamedata import default_game_data
+from medviz.rules.medempires.mapdata import load_map
+
+kings, areas = default_game_data().kings, load_map().areas  # names of the Kings and areas, by id
 chronicle = history.final_state.chronicle
 control = history.outcome["control"]
 facts = [
@@ -66,9 +70,9 @@ facts = [
     ("Malta passes to Aragon (Lauria, July 1283)", "Aragon takes Malta",
      "taken" if control.get("malta") == "B" else "not taken"),
     ("The French crusade of 1285 takes Girona, then retreats", "France takes a Catalan area during the game",
-     ", ".join(history.final_state.taken) or "none taken"),
+     ", ".join(areas[a].name for a in history.final_state.taken) or "none taken"),
     ("All three kings die in 1285", "Kings who died in the game",
-     ", ".join(f"{k['king']} (turn {k['turn']})" for k in chronicle["kings_died"]) or "none"),
+     ", ".join(f"{kings[k['king']].name} (turn {k['turn']})" for k in chronicle["kings_died"]) or "none"),
     ("Popes die in 1285, 1287, 1292, 1294 (abdication), 1303", "Popes who died in the game",
      str(len(chronicle["popes_died"]))),
 ]
