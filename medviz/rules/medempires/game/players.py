@@ -9,7 +9,6 @@ thwart the opponent's attempts.
 
 from __future__ import annotations
 
-from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,8 @@ from medviz.rules.medempires.game.state import (
     GameState,
     Key,
     Same as _Same,
+    land_distances,
+    sea_distances,
     friendly_port_seas,
     game_data,
     game_map,
@@ -51,31 +52,6 @@ def strength(units: dict[Key, int]) -> int:
         else:
             total += _LAND_WEIGHT.get(c, 1) * n
     return total
-
-
-def land_distances(start: str) -> dict[str, int]:
-    """Fewest land moves from ``start`` to every land area (straits need a fleet, 10.1)."""
-    return _distances(_Same(game_map()), start)
-
-
-def sea_distances(start: str) -> dict[str, int]:
-    """Fewest naval moves from sea ``start`` to every sea area."""
-    return _distances(_Same(game_map()), start)
-
-
-@lru_cache(maxsize=4096)
-def _distances(gm: _Same, start: str) -> dict[str, int]:
-    """Breadth-first move counts over the map's neighbours (keyed by map, so an override map has its own)."""
-    m = gm.obj.areas
-    dist = {start: 0}
-    q = deque([start])
-    while q:
-        a = q.popleft()
-        for b in sorted(m[a].neighbours):
-            if b not in dist:
-                dist[b] = dist[a] + 1
-                q.append(b)
-    return dist
 
 
 def scenario_values(state: GameState, side: str) -> dict[str, int]:

@@ -7,10 +7,12 @@ change (3.4) and kept in ``ctl``; ``owner`` remembers the last holder of total c
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from medviz.rules.medempires.combat import BattleState
@@ -47,6 +49,31 @@ class Same:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Same) and other.obj is self.obj
+
+
+def land_distances(start: str) -> dict[str, int]:
+    """Fewest land moves from ``start`` to every land area (straits need a fleet, 10.1)."""
+    return _distances(Same(game_map()), start)
+
+
+def sea_distances(start: str) -> dict[str, int]:
+    """Fewest naval moves from sea ``start`` to every sea area."""
+    return _distances(Same(game_map()), start)
+
+
+@lru_cache(maxsize=4096)
+def _distances(gm: Same, start: str) -> dict[str, int]:
+    """Breadth-first move counts over the map's neighbours (keyed by map, so an override map has its own)."""
+    m = gm.obj.areas
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        a = q.popleft()
+        for b in sorted(m[a].neighbours):
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                q.append(b)
+    return dist
 
 
 class DataPair(NamedTuple):

@@ -17,6 +17,7 @@ from medviz.rules.medempires.game.state import (
     GameState,
     game_data,
     game_map,
+    land_distances,
     other_side,
 )
 
@@ -166,16 +167,7 @@ def king_refuges(state: GameState, power: str, start: str) -> list[str]:
     """Areas in the side's total control holding ``power``'s own land units, nearest to ``start`` first."""
     m = game_map().areas
     side = PLAYER_POWERS[power]
-    dist = {start: 0}
-    frontier = [start]
-    while frontier:  # moves over land; islands beyond a strait come last
-        nxt = []
-        for a in frontier:
-            for b in sorted(m[a].neighbours):
-                if b not in dist and m[b].kind == "land":
-                    dist[b] = dist[a] + 1
-                    nxt.append(b)
-        frontier = nxt
+    dist = land_distances(start)  # moves over land; islands beyond a strait come last
     places = [a for a, c in state.ctl.items() if c == side and m[a].kind == "land"
               and any(p == power and code != "F" and n > 0 for (p, code), n in state.units.get(a, {}).items())]
     return sorted(places, key=lambda a: (dist.get(a, 99), a))
