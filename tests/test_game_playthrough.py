@@ -13,6 +13,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from trust import own_value_mismatches, snapshot_mismatches
 
 from medviz.engine import History, RandomPolicy, diff, play
 from medviz.engine.events import ChangeEvent, DrawEvent, RollEvent
@@ -144,7 +145,13 @@ def _check_block(job: tuple[str, str, int, int]) -> int:
     """Worker: check games ``first..last-1`` (runs in a child process)."""
     scenario, kind, first, last = job
     for seed in range(first, last):
-        check_game(scenario, seed, kind)
+        h = check_game(scenario, seed, kind)
+        # Issue 17 in every game: one roll and one draw re-set to their own values, every snapshot.
+        rolls = [e for e in h.rolls() if isinstance(e, RollEvent)]
+        draws = [e for e in h.rolls() if isinstance(e, DrawEvent)]
+        picked = [rolls[seed % len(rolls)]] + ([draws[seed % len(draws)]] if draws else [])
+        assert own_value_mismatches(h, picked) == [], f"{scenario} seed {seed} ({kind})"
+        assert snapshot_mismatches(h) == [], f"{scenario} seed {seed} ({kind})"
     return last - first
 
 

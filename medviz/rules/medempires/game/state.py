@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from medviz.engine.copying import independent_copy
 from medviz.rules.medempires.combat import BattleState
 from medviz.rules.medempires.gamedata import GameData, load_game_data
 from medviz.rules.medempires.mapdata import GameMap, load_map
@@ -84,6 +85,9 @@ class DataPair(NamedTuple):
     label: str = "shipped data"
     #: The override files' content as canonical JSON ("" for the shipped data): enough to rebuild it.
     key: str = ""
+
+    #: Loaded map and data are never changed by play: copies of a state share them.
+    __medviz_immutable__ = True
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle as the override content (a worker process rebuilds the pair, cached by content)."""
@@ -214,23 +218,8 @@ class GameState:
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
-        """An independent copy (hand-written for speed: snapshots copy states often)."""
-        return GameState(
-            self.scenario, self.last_turn, dict(self.options), self.turn, self.phase,
-            {a: dict(u) for a, u in self.units.items()},
-            {a: dict(u) for a, u in self.done.items()},
-            dict(self.owner), dict(self.ctl), dict(self.start_ctl), dict(self.status), dict(self.tp),
-            dict(self.kings), {k: list(v) for k, v in self.king_pools.items()}, dict(self.king_due),
-            {s: dict(h) for s, h in self.hands.items()}, dict(self.cup), dict(self.aside),
-            dict(self.in_play), self.pope, self.pope_holder, self.plague,
-            {s: dict(c) for s, c in self.crusade.items()}, dict(self.crusade_fleet_due), dict(self.crusade_turn),
-            {s: list(v) for s, v in self.political.items()}, list(self.kings_used), self.pope_used,
-            dict(self.concession), self.force.copy() if self.force else None, self.forces,
-            self.battle.copy() if self.battle else None, dict(self.battle_info), list(self.taken),
-            self.merc_fought, dict(self.recruited_here), list(self.allied_recruits),
-            {k: list(v) for k, v in self.chronicle.items()}, self.finished, self.data_pair,
-            {a: list(v) for a, v in self.must_leave.items()},
-        )
+        """An independent copy, deep by construction (``medviz.engine.copying``): snapshots rely on it."""
+        return independent_copy(self)
 
     # -- who is whose -----------------------------------------------------------------------
     def side_of(self, power: str) -> str | None:
