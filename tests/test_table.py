@@ -21,7 +21,7 @@ from medviz.engine import (
     UnknownReference,
     play,
 )
-from medviz.engine.game import GameSpec, run
+from medviz.engine.game import GameSpec, Ruleset, run
 from medviz.engine.policy import DecisionPoint, Policy
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.ruleset import RULESET
@@ -103,9 +103,9 @@ def test_a_choice_the_rules_forbid_is_refused_with_the_rule_and_changes_nothing(
         t.choose("sicily_east")
     assert err.value.rule == "3.2" and "Aragon sets up only in" in str(err.value)
     assert t.steps == () and [e.to_dict() for e in t.events] == before
-    # Without a refusal hook the engine still refuses, generically.
+    # A table given no refusal of its own asks the ruleset's declared hook, which names the rule.
     bare = Table(RULESET, "vespers-1282", seed=SEED, humans="B", players={"A": heuristic()})
-    with pytest.raises(IllegalAction, match="not one of the"):
+    with pytest.raises(IllegalAction, match=r"3\.2"):
         bare.choose("sicily_east")
 
 
@@ -202,11 +202,16 @@ def test_bad_table_requests_say_what_is_wrong(kwargs: dict[str, Any], error: typ
 
 
 # -- the engine alone: a toy ruleset, no Mediterranean Empires -----------------------------------
-class Race:
+class Race(Ruleset):
     """Two runners take turns: each picks a stride (1-3), then a die says whether it counts."""
 
     game = "race"
-    policies: dict[str, Any] = {}
+
+    def scenarios(self) -> tuple[str, ...]:
+        return ("track",)
+
+    def actors(self, scenario: str) -> tuple[str, ...]:
+        return ("A", "B")
 
     def setup(self, scenario: str, options: Any) -> tuple[dict[str, int], list[Task]]:
         return {"A": 0, "B": 0}, [Task.of("leg", n=n, side=s) for n in (1, 2) for s in ("A", "B")]

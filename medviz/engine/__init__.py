@@ -15,10 +15,11 @@ from medviz.engine.events import (
     ReportEvent,
     RollEvent,
 )
-from medviz.engine.game import AwaitingDecision, Context, GameSpec, Ruleset, Snapshot, Task
+from medviz.engine.game import Context, GameSpec, Ruleset, Seat, Snapshot, Task
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.history import FORMAT, VERSION, History, HistoryDiff, diff, play
 from medviz.engine.policy import (
+    AwaitingDecision,
     DecisionPoint,
     FirstOptionPolicy,
     Policy,
@@ -26,12 +27,14 @@ from medviz.engine.policy import (
     ScriptedPolicy,
     parse_policy,
 )
-from medviz.engine.table import HumanSeat, Table, TableStep
+from medviz.engine.policy import HumanSeat
+from medviz.engine.registry import get_ruleset, register_ruleset, ruleset_ids
+from medviz.engine.table import Table, TableStep
 
 __all__ = [
     "FORMAT", "VERSION", "AwaitingDecision", "ChangeEvent", "Context", "DataError", "DecisionEvent", "DecisionPoint",
     "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "HumanSeat", "IllegalAction",
     "MalformedInput", "MedvizError", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
-    "RollEvent", "Ruleset", "ScriptedPolicy", "Snapshot", "Table", "TableStep", "Task", "UnknownReference", "diff",
-    "parse_policy", "play", "read_text", "write_atomic",
+    "RollEvent", "Ruleset", "ScriptedPolicy", "Seat", "Snapshot", "Table", "TableStep", "Task", "UnknownReference", "diff",
+    "get_ruleset", "parse_policy", "register_ruleset", "ruleset_ids", "play", "read_text", "write_atomic",
 ]

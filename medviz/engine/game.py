@@ -12,13 +12,15 @@ branch re-runs from the latest snapshot before the changed roll instead of from 
 
 from __future__ import annotations
 
+import abc
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from medviz.engine import dice as _dice
-from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.copying import independent_copy
+from medviz.engine.errors import IllegalAction, MalformedInput, MedvizError, UnknownReference
 from medviz.engine.events import (
     ChangeEvent,
     DecisionEvent,
@@ -30,7 +32,7 @@ from medviz.engine.events import (
     RollEvent,
     freeze,
 )
-from medviz.engine.policy import DecisionPoint, Policy, canonical, choose_checked
+from medviz.engine.policy import AwaitingDecision, DecisionPoint, Policy, canonical, choose_checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,39 +49,97 @@ class Task:
         return Task(name, FrozenDict(args), checkpoint)
 
 
-class Ruleset(Protocol):
-    """What a game supplies to the engine (see ``medviz.rules.medempires`` for one)."""
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at the table (a side or a player): its id in events, its name and colour on screen."""
 
-    game: str
+    id: str
+    name: str
+    colour: str = "#777777"
 
-    @property
-    def policies(self) -> Mapping[str, Callable[..., Policy]]:
-        """Ruleset-specific players by spec name."""
-        ...
 
+class Ruleset(abc.ABC):
+    """The seam between the engine and a game: every hook the layers above use, with defaults.
+
+    A game subclasses this, fills in the five abstract methods and overrides the hooks whose
+    defaults do not fit (see docs/engine.md, "Adding a game"); it registers through the
+    ``medviz.rulesets`` entry-point group (``medviz.engine.registry``). Generic code (viz, apps,
+    export, cli) talks to a game only through these hooks.
+    """
+
+    #: The ruleset's id, as saved in histories and named on the command line.
+    game: str = ""
+    #: The game's title in words.
+    title: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not getattr(cls, "__abstractmethods__", None) and cls.seats is Ruleset.seats \
+                and cls.actors is Ruleset.actors:
+            raise TypeError(f"ruleset {cls.__name__} must define seats() or actors()")
+
+    # -- what the engine needs (abstract) --------------------------------------------------------
+    @abc.abstractmethod
     def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
         """Validate the options; return the initial state and agenda (first task first)."""
-        ...
 
+    @abc.abstractmethod
     def run_task(self, task: Task, state: Any, ctx: Context) -> None:
         """Carry out one task, talking to ``ctx``."""
-        ...
 
+    @abc.abstractmethod
     def apply(self, state: Any, event: ChangeEvent) -> None:
         """Apply one change event to the state (the reducer)."""
-        ...
+
+    @abc.abstractmethod
+    def outcome(self, state: Any) -> dict[str, Any]:
+        """The outcome of a finished game, as plain JSON data (``winner``, ``reason``, ...)."""
+
+    @abc.abstractmethod
+    def scenarios(self) -> tuple[str, ...]:
+        """The scenarios this ruleset can set up."""
+
+    # -- hooks with defaults ----------------------------------------------------------------------
+    @property
+    def policies(self) -> Mapping[str, Callable[..., Policy]]:
+        """Ruleset-specific players by spec name (beyond the engine's ``random`` and ``first``)."""
+        return {}
 
     def copy_state(self, state: Any) -> Any:
-        """An independent copy of the state."""
-        ...
+        """An independent copy of the state (default: deep by construction, ``independent_copy``)."""
+        return independent_copy(state)
 
-    def outcome(self, state: Any) -> dict[str, Any]:
-        """The outcome of a finished game, as plain JSON data."""
-        ...
+    def seats(self, scenario: str) -> tuple[Seat, ...]:
+        """Who plays ``scenario``, in turn order (default: one grey seat per actor)."""
+        return tuple(Seat(a, a) for a in self.actors(scenario))
+
+    def actors(self, scenario: str) -> tuple[str, ...]:
+        """The ids of the seats that decide in ``scenario``."""
+        return tuple(s.id for s in self.seats(scenario))
+
+    def options(self, scenario: str) -> Mapping[str, Any]:
+        """The scenario's options and their defaults (for ``medviz rulesets`` and the apps)."""
+        return {}
 
     def describe(self, event: Event) -> str:
-        """The event in plain words."""
-        ...
+        """The event in plain words (default: its kind and fields)."""
+        return ", ".join(f"{k}={v}" for k, v in event.to_dict().items() if k != "seq")
+
+    def describe_in(self, state: Any, event: Event) -> str:
+        """``describe`` for a game whose words depend on its own data (``state``: the game's state)."""
+        return self.describe(event)
+
+    def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
+        """The error for an illegal choice at ``point`` (default: not a legal option; games name the rule)."""
+        return IllegalAction(f"{point.decision}: {choice!r} is not one of the {len(point.options)} legal options")
+
+    def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:
+        """What a roll or draw is, as tags the apps can ask for (e.g. ``decisive``: it settles a result)."""
+        return frozenset()
+
+    def observe(self, state: Any, seat: str) -> Any:
+        """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
+        return state
 
 
 @dataclass(frozen=True)
@@ -248,17 +308,6 @@ def _event_id(e: Event) -> str | None:
     if isinstance(e, DecisionEvent):
         return e.decision
     return None
-
-
-class AwaitingDecision(Exception):
-    """Raised by a policy that cannot answer yet (a human's turn at a table): the run pauses there.
-
-    Not an error: ``run`` catches it and returns the run so far with ``pending`` set to the point.
-    """
-
-    def __init__(self, point: DecisionPoint) -> None:
-        self.point = point
-        super().__init__(f"decision {point.decision} awaits {point.actor}")
 
 
 @dataclass

@@ -10,7 +10,6 @@ loading replays the game to rebuild snapshots and to check that the file is cons
 from __future__ import annotations
 
 import bisect
-import importlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,22 +31,12 @@ from medviz.engine.events import (
 )
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.game import GameSpec, RunResult, Ruleset, Snapshot, check_overrides_used, run
-from medviz.engine.policy import Policy, ScriptedPolicy, parse_policy
+from medviz.engine.policy import HumanSeat, Policy, ScriptedPolicy, parse_policy
+from medviz.engine.registry import get_ruleset
 
 FORMAT = "medviz-history"
 VERSION = 1
 
-#: Rulesets by game name, imported on first use (the engine never imports a ruleset eagerly).
-RULESETS: dict[str, str] = {"medempires": "medviz.rules.medempires.ruleset:RULESET"}
-
-
-def get_ruleset(game: str) -> Ruleset:
-    """The ruleset registered under ``game``."""
-    target = RULESETS.get(game)
-    if target is None:
-        raise UnknownReference(f"unknown game {game!r}; known: {', '.join(sorted(RULESETS))}")
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +96,7 @@ class History:
     def describe(self, event: Event | int) -> str:
         """One event in plain words."""
         e = self.events[event] if isinstance(event, int) else event
-        describe_in = getattr(self.ruleset, "describe_in", None)  # optional: words that need the game's data
-        if describe_in is not None:
-            return str(describe_in(self.final_state, e))
-        return self.ruleset.describe(e)
+        return self.ruleset.describe_in(self.final_state, e)
 
     # -- indexes -----------------------------------------------------------------------------
     def rolls(self) -> list[RollEvent | DrawEvent]:
@@ -325,8 +311,6 @@ def parse_player(spec: str, ruleset: Ruleset) -> Policy:
     slash (a bare ``human`` seat pauses, see ``medviz.engine.table``).
     """
     if spec == "human" or spec.startswith("human/"):
-        from medviz.engine.table import HumanSeat
-
         rest = spec[len("human/"):]
         return HumanSeat(fallback=parse_player(rest, ruleset) if rest else None)
     if spec.startswith("scripted/"):  # its script is the recorded choices; the spec round-trips

@@ -7,7 +7,7 @@ registers them by name so a saved history can name its players (``spec``) and be
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -102,6 +102,29 @@ class ScriptedPolicy:
         )
 
 
+@dataclass
+class HumanSeat:
+    """A human's seat: pauses the run at each of the human's decisions (``AwaitingDecision``).
+
+    With a ``fallback`` it answers instead: every decision (as in a finished table's history,
+    spec ``human/<fallback>``), or only those ``delegate`` accepts (``Table.auto_while``).
+    """
+
+    fallback: Policy | None = None
+    delegate: Callable[[DecisionPoint], bool] | None = None
+
+    @property
+    def spec(self) -> str:
+        """``human`` or ``human/<fallback spec>``."""
+        return "human" if self.fallback is None else f"human/{self.fallback.spec}"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        """The fallback's choice where it may answer; otherwise pause the game here."""
+        if self.fallback is not None and (self.delegate is None or self.delegate(point)):
+            return self.fallback.choose(point)
+        raise AwaitingDecision(point)
+
+
 def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
     """Build a policy from its spec: ``random:SEED``, ``first``, or a name in ``extra``."""
     name, _, arg = spec.partition(":")
@@ -142,3 +165,14 @@ def option_index(options: Sequence[Any], choice: Any) -> int | None:
         if canonical(o) == wanted:
             return i
     return None
+
+
+class AwaitingDecision(Exception):
+    """Raised by a policy that cannot answer yet (a human's turn at a table): the run pauses there.
+
+    Not an error: ``run`` catches it and returns the run so far with ``pending`` set to the point.
+    """
+
+    def __init__(self, point: DecisionPoint) -> None:
+        self.point = point
+        super().__init__(f"decision {point.decision} awaits {point.actor}")

@@ -20,37 +20,14 @@ from typing import Any
 
 from medviz.engine.errors import IllegalAction, MalformedInput, MedvizError
 from medviz.engine.events import DecisionEvent, Event
-from medviz.engine.game import AwaitingDecision, GameSpec, RunResult, Ruleset, run
+from medviz.engine.game import GameSpec, RunResult, Ruleset, run
 from medviz.engine.history import History, _history
-from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, Policy, option_index
+from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, HumanSeat, Policy, option_index
 
 __all__ = ["HumanSeat", "Refusal", "Table", "TableStep"]
 
 #: Says why ``choice`` is not legal at ``point``: an error to raise (``IllegalAction(rule=...)``).
 Refusal = Callable[[DecisionPoint, Any], MedvizError]
-
-
-@dataclass
-class HumanSeat:
-    """A human's seat: pauses the run at each of the human's decisions (``AwaitingDecision``).
-
-    With a ``fallback`` it answers instead: every decision (as in a finished table's history,
-    spec ``human/<fallback>``), or only those ``delegate`` accepts (``Table.auto_while``).
-    """
-
-    fallback: Policy | None = None
-    delegate: Callable[[DecisionPoint], bool] | None = None
-
-    @property
-    def spec(self) -> str:
-        """``human`` or ``human/<fallback spec>``."""
-        return "human" if self.fallback is None else f"human/{self.fallback.spec}"
-
-    def choose(self, point: DecisionPoint) -> Any:
-        """The fallback's choice where it may answer; otherwise pause the game here."""
-        if self.fallback is not None and (self.delegate is None or self.delegate(point)):
-            return self.fallback.choose(point)
-        raise AwaitingDecision(point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +63,22 @@ class Table:
         if both:
             raise MalformedInput(f"side(s) {', '.join(both)} are played at the table; "
                                  f"give computer players only for the other sides")
-        actors = getattr(ruleset, "actors", None)
-        if callable(actors):
-            known = tuple(actors(scenario))  # an unknown scenario is refused here
-            for side in self.humans:
-                if side not in known:
-                    raise MalformedInput(f"there is no side {side!r} in scenario {scenario!r}; "
-                                         f"its sides are {', '.join(known)}")
-            for side in known:
-                if side not in self.humans and side not in players:
-                    raise MalformedInput(f"side {side!r} of scenario {scenario!r} has neither a human "
-                                         f"nor a computer player")
+        known = tuple(ruleset.actors(scenario))  # an unknown scenario is refused here
+        for side in self.humans:
+            if side not in known:
+                raise MalformedInput(f"there is no side {side!r} in scenario {scenario!r}; "
+                                     f"its sides are {', '.join(known)}")
+        for side in known:
+            if side not in self.humans and side not in players:
+                raise MalformedInput(f"side {side!r} of scenario {scenario!r} has neither a human "
+                                     f"nor a computer player")
         self.ruleset = ruleset
         self.scenario = scenario
         self.options: Mapping[str, Any] = dict(options or {})
         self.seed = seed
         self.players: Mapping[str, Policy] = dict(players)
         self.stand_in: Policy = stand_in if stand_in is not None else FirstOptionPolicy()
-        self.refusal: Refusal | None = refusal or getattr(ruleset, "refusal", None)
+        self.refusal: Refusal = refusal or ruleset.refusal
         self._steps: list[TableStep] = []
         self._result: RunResult | None = None
         self._history: History | None = None
@@ -163,10 +138,7 @@ class Table:
 
     def describe(self, event: Event) -> str:
         """One event in plain words (with the game's own data, when the ruleset offers that)."""
-        describe_in = getattr(self.ruleset, "describe_in", None)
-        if describe_in is not None:
-            return str(describe_in(self.state, event))
-        return self.ruleset.describe(event)
+        return self.ruleset.describe_in(self.state, event)
 
     @property
     def history(self) -> History:
@@ -246,7 +218,5 @@ class Table:
         return p
 
     def _refuse(self, point: DecisionPoint, choice: Any) -> MedvizError:
-        if self.refusal is not None:
-            return self.refusal(point, choice)
-        return IllegalAction(f"{point.decision}: {choice!r} is not one of the {len(point.options)} legal options")
+        return self.refusal(point, choice)
 

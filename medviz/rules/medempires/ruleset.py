@@ -14,8 +14,9 @@ from typing import Any
 
 from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
-from medviz.engine.game import Context, Task
-from medviz.engine.policy import Policy
+from medviz.engine.errors import MedvizError
+from medviz.engine.game import Context, Ruleset, Task
+from medviz.engine.policy import DecisionPoint, Policy
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
 from medviz.rules.medempires.combat import BattleState
@@ -220,10 +221,24 @@ def _override_power_names(key: str, pair: Any) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # The ruleset object
 # --------------------------------------------------------------------------------------------
-class MedEmpires:
+class MedEmpires(Ruleset):
     """Mediterranean Empires for the engine."""
 
     game = "medempires"
+    title = "Mediterranean Empires: The Struggle for the Middle Sea, 1281–1350"
+
+    def scenarios(self) -> tuple[str, ...]:
+        """The whole-game scenarios and the one-battle scenario."""
+        return tuple(SCENARIOS)
+
+    def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
+        """``IllegalAction`` naming the rule that forbids ``choice`` here (legality.why_illegal)."""
+        from medviz.rules.medempires.game.legality import HumanPlayer
+
+        if getattr(point.state, "scenario", None) is None:  # a one-battle game: no whole-game rules to cite
+            return super().refusal(point, choice)
+        with _using_data(point.state):  # the game's own map and data (override files) word the refusal
+            return HumanPlayer().refusal(point, choice)
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:
@@ -327,3 +342,4 @@ class MedEmpires:
 RULESET = MedEmpires()
 from medviz.rules.medempires import game as _game  # noqa: E402,F401  (registers the whole-game scenarios)
 from medviz.rules.medempires.game.state import ACTIVE_DATA as _ACTIVE_DATA  # noqa: E402  (the active game data)
+from medviz.rules.medempires.game.state import using_data as _using_data  # noqa: E402

@@ -1,0 +1,76 @@
+"""Rulesets are plug-ins: found by id through the ``medviz.rulesets`` entry-point group.
+
+A game ships as a package that declares, in its ``pyproject.toml``::
+
+    [project.entry-points."medviz.rulesets"]
+    mygame = "mygame.ruleset:RULESET"
+
+``get_ruleset("mygame")`` then loads it on first use; nothing generic imports a game package.
+``register_ruleset`` adds one for this process only (tests, notebooks that define a game inline).
+"""
+
+from __future__ import annotations
+
+import difflib
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+from medviz.engine.errors import MalformedInput, UnknownReference
+
+if TYPE_CHECKING:
+    from medviz.engine.game import Ruleset
+
+GROUP = "medviz.rulesets"
+
+#: Rulesets registered in this process (``register_ruleset``), by id: an object or "module:attr".
+_REGISTERED: dict[str, object] = {}
+_LOADED: dict[str, Ruleset] = {}
+
+
+def _installed() -> dict[str, str]:
+    """Entry points of the group: ruleset id -> "module:attribute"."""
+    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+
+
+def ruleset_ids() -> list[str]:
+    """Ids of every ruleset this medviz can find (installed entry points and registered ones)."""
+    return sorted(set(_installed()) | set(_REGISTERED))
+
+
+def register_ruleset(game: str, ruleset: Ruleset | str) -> None:
+    """Make ``ruleset`` (an object, or "module:attribute") known under ``game`` in this process."""
+    if not isinstance(game, str) or not game:
+        raise MalformedInput(f"a ruleset id must be non-empty text, not {game!r}")
+    _REGISTERED[game] = ruleset
+    _LOADED.pop(game, None)
+
+
+def unregister_ruleset(game: str) -> None:
+    """Forget a ruleset added with ``register_ruleset`` (installed ones stay)."""
+    _REGISTERED.pop(game, None)
+    _LOADED.pop(game, None)
+
+
+def get_ruleset(game: str) -> Ruleset:
+    """The ruleset with id ``game``; ``UnknownReference`` naming the known ids if there is none."""
+    from medviz.engine.game import Ruleset
+
+    found = _LOADED.get(game)
+    if found is not None:
+        return found
+    target = _REGISTERED.get(game) or _installed().get(game)
+    if target is None:
+        known = ruleset_ids()
+        close = difflib.get_close_matches(str(game), known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownReference(f"unknown game {game!r}{hint} (installed: {', '.join(known) or 'none'})")
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        obj = getattr(import_module(module), attr)
+    else:
+        obj = target
+    if not isinstance(obj, Ruleset):
+        raise MalformedInput(f"ruleset {game!r} ({target!r}) is a {type(obj).__name__}, not a medviz Ruleset")
+    _LOADED[game] = obj
+    return obj
