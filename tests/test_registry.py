@@ -92,6 +92,8 @@ def test_something_that_is_not_a_ruleset_is_refused() -> None:
 
 
 def test_a_ruleset_must_name_its_seats() -> None:
+    class Seatless(Coin):
+        seats = Ruleset.seats  # type: ignore[assignment]
+
     with pytest.raises(TypeError, match="seats\\(\\) or actors\\(\\)"):
-        class Seatless(Coin):
-            seats = Ruleset.seats  # type: ignore[assignment]
+        Seatless().actors("three")

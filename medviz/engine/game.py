@@ -72,12 +72,6 @@ class Ruleset(abc.ABC):
     #: The game's title in words.
     title: str = ""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if not getattr(cls, "__abstractmethods__", None) and cls.seats is Ruleset.seats \
-                and cls.actors is Ruleset.actors:
-            raise TypeError(f"ruleset {cls.__name__} must define seats() or actors()")
-
     # -- what the engine needs (abstract) --------------------------------------------------------
     @abc.abstractmethod
     def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
@@ -111,10 +105,14 @@ class Ruleset(abc.ABC):
 
     def seats(self, scenario: str) -> tuple[Seat, ...]:
         """Who plays ``scenario``, in turn order (default: one grey seat per actor)."""
+        if type(self).actors is Ruleset.actors:
+            raise TypeError(f"ruleset {type(self).__name__} must define seats() or actors()")
         return tuple(Seat(a, a) for a in self.actors(scenario))
 
     def actors(self, scenario: str) -> tuple[str, ...]:
         """The ids of the seats that decide in ``scenario``."""
+        if type(self).seats is Ruleset.seats:
+            raise TypeError(f"ruleset {type(self).__name__} must define seats() or actors()")
         return tuple(s.id for s in self.seats(scenario))
 
     def options(self, scenario: str) -> Mapping[str, Any]:

@@ -1,119 +1,31 @@
-"""The Mediterranean Empires ruleset as the engine sees it: scenarios, tasks, reducer, words.
+"""The Mediterranean Empires ruleset as the engine sees it: its definition, its words, its players.
 
-Scenarios register here. ``battle`` resolves one battle between two forces in one area (the
-combat slice, 10.3 and 11.3); the whole-game scenarios register their tasks and reducers the
-same way (``register_scenario``, ``TASKS``, ``REDUCERS``).
+The scenarios, tasks and reducers are one declarative definition (definition.py): the whole
+game (game/) and the one-battle scenario (one_battle.py). This module is the plug-in object
+(``RULESET``, found through the ``medviz.rulesets`` entry point) and the plain words of events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from medviz.engine.errors import MalformedInput, UnknownReference
-from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
+from medviz.engine.definition import DefinedRuleset, GameDefinition
 from medviz.engine.errors import MedvizError
-from medviz.engine.game import Context, Ruleset, Task
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
+from medviz.engine.game import Context, Task
 from medviz.engine.policy import DecisionPoint, Policy
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
-from medviz.rules.medempires.combat import BattleState
+from medviz.rules.medempires.game.legality import HumanPlayer
+from medviz.rules.medempires.game.players import PLAYERS
+from medviz.rules.medempires.game.setup import data_for_options
+from medviz.rules.medempires.game.state import ACTIVE_DATA, GameState, game_data, using_data
 from medviz.rules.medempires.odds import Doctrine
+from medviz.rules.medempires.one_battle import BATTLE_OPTIONS, BattleGame, new_battle, power_ids
 
-
-@lru_cache(maxsize=1)
-def power_ids() -> tuple[str, ...]:
-    """Ids of every power in data/powers.toml."""
-    return tuple(p["id"] for p in load_toml(combat.DATA / "powers.toml")["power"])
-
-
-# --------------------------------------------------------------------------------------------
-# Scenario registry
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Scenario:
-    """How a scenario sets up, copies and judges its state."""
-
-    name: str
-    setup: Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]
-    copy_state: Callable[[Any], Any]
-    outcome: Callable[[Any], dict[str, Any]]
-    actors: tuple[str, ...]
-
-
-SCENARIOS: dict[str, Scenario] = {}
-TASKS: dict[str, Callable[..., None]] = {}
-REDUCERS: dict[str, Callable[[Any, ChangeEvent], None]] = {}
-
-
-def register_scenario(s: Scenario) -> None:
-    """Make a scenario known to the ruleset."""
-    SCENARIOS[s.name] = s
-
-
-# --------------------------------------------------------------------------------------------
-# The battle scenario
-# --------------------------------------------------------------------------------------------
-@dataclass
-class BattleGame:
-    """State of the ``battle`` scenario: one battle."""
-
-    battle: BattleState
-
-
-BATTLE_OPTIONS = ("attacker", "defender", "city", "ops", "interception")
-
-
-def new_battle(options: Mapping[str, Any], prefix: str = "battle-1") -> BattleState:
-    """A battle from options ``attacker``/``defender`` (SPEC strings), ``city``, ``ops``, ``interception``."""
-    unknown = sorted(set(options) - set(BATTLE_OPTIONS))
-    if unknown:
-        raise MalformedInput(f"battle options: unknown option(s) {unknown}; known: {list(BATTLE_OPTIONS)}")
-    for need in ("attacker", "defender"):
-        if not isinstance(options.get(need), str):
-            raise MalformedInput(f"battle options: {need!r} must be a force SPEC such as 'aragon:2FA,1L,K2'")
-    att = combat.parse_force(options["attacker"], "attacker", power_ids(), "attacker")
-    dfd = combat.parse_force(options["defender"], "defender", power_ids(), "defender")
-    if len({p for p, _ in att.units}) > 1:
-        from medviz.engine.errors import IllegalAction
-
-        raise IllegalAction("attacker: a force cannot consist of units of different powers", "10.0")
-    kind = combat.battle_kind(att, dfd)
-    ops = options.get("ops", 0)
-    if isinstance(ops, bool) or not isinstance(ops, int) or ops < 0:
-        raise MalformedInput(f"battle options: ops must be a whole number >= 0, not {ops!r}")
-    city = bool(options.get("city", False))
-    if city and kind == "sea":
-        raise MalformedInput("battle options: a naval battle is fought in a sea area, which has no city")
-    b = BattleState(prefix, kind, city, {"attacker": att, "defender": dfd}, ops=ops,
-                    may_avoid=not options.get("interception", False))
-    b.initial = {s: dict(b.sides[s].units) for s in combat.SIDES}
-    return b
-
-
-def _battle_setup(options: Mapping[str, Any]) -> tuple[BattleGame, list[Task]]:
-    return BattleGame(new_battle(options)), [Task.of("battle.combat", checkpoint=True)]
-
-
-def _battle_copy(g: BattleGame) -> BattleGame:
-    return BattleGame(g.battle.copy())
-
-
-def _battle_outcome(g: BattleGame) -> dict[str, Any]:
-    return combat.battle_outcome(g.battle)
-
-
-register_scenario(Scenario("battle", _battle_setup, _battle_copy, _battle_outcome, ("attacker", "defender")))
-
-TASKS["battle.combat"] = lambda s, ctx: combat.task_combat(s.battle, ctx)
-TASKS["battle.round"] = lambda s, ctx, table, roller: combat.task_round(s.battle, ctx, table, roller)
-TASKS["battle.end"] = lambda s, ctx: combat.task_end(s.battle, ctx)
-for _name in ("battle-eliminate", "battle-marker-spent", "battle-result", "battle-king-killed",
-              "battle-avoided", "battle-raiders-only", "battle-ops-spent", "battle-combat-begins",
-              "battle-round-begins", "battle-ends"):
-    REDUCERS[_name] = lambda s, e, _n=_name: combat.apply_battle_change(s.battle, _n, e.data)  # type: ignore[misc]
+__all__ = ["RULESET", "BattleGame", "MedEmpires", "describe", "new_battle", "power_ids"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,7 +106,7 @@ def describe(event: Event) -> str:
 
 def _power_name(power: str) -> str:
     """A power's name in the active game's data (override files, ``using_data``), else the shipped one."""
-    pair = _ACTIVE_DATA.get()
+    pair = ACTIVE_DATA.get()
     names = _power_names() if pair is None or not pair.key else _override_power_names(pair.key, pair)
     return names.get(power, power)
 
@@ -221,37 +133,39 @@ def _override_power_names(key: str, pair: Any) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # The ruleset object
 # --------------------------------------------------------------------------------------------
-class MedEmpires(Ruleset):
-    """Mediterranean Empires for the engine."""
+class MedEmpires(DefinedRuleset):
+    """Mediterranean Empires for the engine: its definition (definition.py), words and players."""
 
     game = "medempires"
     title = "Mediterranean Empires: The Struggle for the Middle Sea, 1281–1350"
 
-    def scenarios(self) -> tuple[str, ...]:
-        """The whole-game scenarios and the one-battle scenario."""
-        return tuple(SCENARIOS)
+    def define(self) -> GameDefinition:
+        """The game's one definition (scenarios, tasks, reducers)."""
+        from medviz.rules.medempires.definition import build
+
+        return build()
+
+    def scenario_of(self, state: Any) -> str:
+        return "battle" if isinstance(state, BattleGame) else str(state.scenario)
+
+    def options(self, scenario: str) -> Mapping[str, Any]:
+        """The switches of a whole-game scenario with their defaults (14.0 optional rules, house rules)."""
+        if scenario == "battle":
+            return {name: None for name in BATTLE_OPTIONS}
+        self.definition.scenario(scenario)  # an unknown scenario is refused
+        return {o.id: o.default for o in game_data().options.values()}
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         """``IllegalAction`` naming the rule that forbids ``choice`` here (legality.why_illegal)."""
-        from medviz.rules.medempires.game.legality import HumanPlayer
-
-        if getattr(point.state, "scenario", None) is None:  # a one-battle game: no whole-game rules to cite
+        if not isinstance(point.state, GameState):  # a one-battle game: no whole-game rules to cite
             return super().refusal(point, choice)
-        with _using_data(point.state):  # the game's own map and data (override files) word the refusal
+        with using_data(point.state):  # the game's own map and data (override files) word the refusal
             return HumanPlayer().refusal(point, choice)
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:
         """Ruleset-specific players by spec name."""
-        from medviz.rules.medempires.game.players import PLAYERS
-
         return {"doctrine": lambda arg="": Doctrine.from_spec(arg), **PLAYERS}
-
-    def _scenario(self, name: str) -> Scenario:
-        s = SCENARIOS.get(name)
-        if s is None:
-            raise UnknownReference(f"unknown scenario {name!r}; known: {', '.join(sorted(SCENARIOS))}")
-        return s
 
     # A whole game's state carries the map and data it is played with (user override files,
     # ``data_pair``); every call below runs with that data active, a battle-only state with
@@ -261,58 +175,48 @@ class MedEmpires(Ruleset):
     def _enter(state: Any) -> Any:
         """Activate ``state``'s data; a token to pass to ``_leave`` (None: nothing was changed)."""
         pair = getattr(state, "data_pair", None)
-        if _ACTIVE_DATA.get() is pair:
+        if ACTIVE_DATA.get() is pair:
             return None
-        return _ACTIVE_DATA.set(pair)
+        return ACTIVE_DATA.set(pair)
 
     @staticmethod
     def _leave(token: Any) -> None:
         if token is not None:
-            _ACTIVE_DATA.reset(token)
+            ACTIVE_DATA.reset(token)
 
     def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        sc = self._scenario(scenario)
+        sc = self.definition.scenario(scenario)
         if isinstance(options, Mapping) and any(k in options for k in ("map_override", "data_override")) \
                 and scenario != "battle":
-            from medviz.rules.medempires.game.setup import data_for_options
-
             pair = data_for_options(scenario, options)  # the options' override files (cached by content)
         else:
             pair = None
-        token = _ACTIVE_DATA.set(pair)
+        token = ACTIVE_DATA.set(pair)
         try:
             return sc.setup(options)
         finally:
-            _ACTIVE_DATA.reset(token)
+            ACTIVE_DATA.reset(token)
 
     def run_task(self, task: Task, state: Any, ctx: Context) -> None:
         token = self._enter(state)
         try:
-            TASKS[task.name](state, ctx, **task.args)
+            self.definition.run_task(task, state, ctx)
         finally:
             if token is not None:
-                _ACTIVE_DATA.reset(token)
+                ACTIVE_DATA.reset(token)
 
     def apply(self, state: Any, event: ChangeEvent) -> None:
         token = self._enter(state)
         try:
-            REDUCERS[event.change](state, event)
+            self.definition.apply(state, event)
         finally:
             if token is not None:
-                _ACTIVE_DATA.reset(token)
-
-    def copy_state(self, state: Any) -> Any:
-        # Copies read no data; ``GameState.copy`` shares the data pair with the copy.
-        for s in SCENARIOS.values():
-            if isinstance(state, BattleGame) and s.name == "battle":
-                return s.copy_state(state)
-        return SCENARIOS[getattr(state, "scenario", "battle")].copy_state(state)
+                ACTIVE_DATA.reset(token)
 
     def outcome(self, state: Any) -> dict[str, Any]:
-        name = "battle" if isinstance(state, BattleGame) else state.scenario
         token = self._enter(state)
         try:
-            return SCENARIOS[name].outcome(state)
+            return super().outcome(state)
         finally:
             self._leave(token)
 
@@ -324,22 +228,13 @@ class MedEmpires(Ruleset):
 
         A one-battle game always plays with the shipped data, so its words use the shipped names.
         """
-        from medviz.rules.medempires.game.state import GameState, using_data
-
         if not isinstance(state, GameState):
-            if _ACTIVE_DATA.get() is None:
+            if ACTIVE_DATA.get() is None:
                 return describe(event)
             with using_data(None):
                 return describe(event)
         with using_data(state):
             return describe(event)
 
-    def actors(self, scenario: str) -> tuple[str, ...]:
-        """Who decides in ``scenario``."""
-        return self._scenario(scenario).actors
-
 
 RULESET = MedEmpires()
-from medviz.rules.medempires import game as _game  # noqa: E402,F401  (registers the whole-game scenarios)
-from medviz.rules.medempires.game.state import ACTIVE_DATA as _ACTIVE_DATA  # noqa: E402  (the active game data)
-from medviz.rules.medempires.game.state import using_data as _using_data  # noqa: E402

@@ -1,25 +1,28 @@
-"""The whole game of Mediterranean Empires: both scenarios, every phase of 5.1, registered with the ruleset.
+"""The whole game of Mediterranean Empires: both scenarios, every phase of 5.1.
 
-Importing this package registers the ``standard`` and ``vespers-1282`` scenarios, their tasks and
-reducers in ``medviz.rules.medempires.ruleset`` (battle changes are wrapped so that the map follows
-the battle).
+This package states its tasks and reducers as data (``TASKS``, ``REDUCERS``); the game's one
+definition (``medviz.rules.medempires.definition``) puts them together with the battle's.
+Importing it registers nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from medviz.engine.events import ChangeEvent
-from medviz.rules.medempires import combat, ruleset
+from medviz.rules.medempires import combat
 from medviz.rules.medempires.game import battles, deploy, operations, politics, recruitment, turn
 from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
 from medviz.rules.medempires.game.setup import setup
 from medviz.rules.medempires.game.state import GameState
 from medviz.rules.medempires.game.turn import judge
+from medviz.rules.medempires.one_battle import BATTLE_CHANGES
 
 SCENARIOS = ("standard", "vespers-1282")
 
-_TASKS = {
+#: The whole game's tasks by name (5.1): set-up, the turn and its phases, forces, battles' aftermath.
+TASKS: dict[str, Callable[..., None]] = {
     "game.setup": deploy.task_setup,
     "game.deploy": deploy.task_deploy,
     "game.setup-done": deploy.task_setup_done,
@@ -43,32 +46,14 @@ _TASKS = {
 }
 
 
-def _register() -> None:
-    for name, fn in _TASKS.items():
-        ruleset.TASKS[name] = fn  # type: ignore[assignment]
-    for name, red in GAME_REDUCERS.items():
-        ruleset.REDUCERS[name] = _game_reducer(red)
-    for name in ("battle-eliminate", "battle-marker-spent", "battle-result", "battle-king-killed",
-                 "battle-avoided", "battle-raiders-only", "battle-ops-spent", "battle-combat-begins",
-                 "battle-round-begins", "battle-ends"):
-        ruleset.REDUCERS[name] = _battle_reducer(name)
-    for sc in SCENARIOS:
-        ruleset.register_scenario(ruleset.Scenario(sc, _setup_for(sc), GameState.copy, judge, ("A", "B")))
-
-
-def _setup_for(scenario: str) -> Any:
-    def make(options: Any) -> Any:
-        return setup(scenario, options)
-    return make
-
-
-def _game_reducer(red: Any) -> Any:
+def _game_reducer(red: Callable[[GameState, Any], None]) -> Callable[[Any, ChangeEvent], None]:
     def apply(s: Any, e: ChangeEvent) -> None:
         red(s, e.data)
     return apply
 
 
-def _battle_reducer(name: str) -> Any:
+def _battle_reducer(name: str) -> Callable[[Any, ChangeEvent], None]:
+    """A battle change in a whole game moves the map too; in a one-battle game only the battle."""
     def apply(s: Any, e: ChangeEvent) -> None:
         if isinstance(s, GameState):
             battle_change(s, name, e.data)
@@ -77,6 +62,18 @@ def _battle_reducer(name: str) -> Any:
     return apply
 
 
-_register()
+#: Every change's reducer, for whole games and one-battle games alike.
+REDUCERS: dict[str, Callable[[Any, ChangeEvent], None]] = {
+    **{name: _game_reducer(red) for name, red in GAME_REDUCERS.items()},
+    **{name: _battle_reducer(name) for name in BATTLE_CHANGES},
+}
 
-__all__ = ["SCENARIOS", "GameState", "judge", "setup"]
+
+def setup_for(scenario: str) -> Callable[[Any], Any]:
+    """The set-up function of a whole-game scenario."""
+    def make(options: Any) -> Any:
+        return setup(scenario, options)
+    return make
+
+
+__all__ = ["REDUCERS", "SCENARIOS", "TASKS", "GameState", "judge", "setup", "setup_for"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from medviz.engine.game import Context, GameSpec, Snapshot, Task, run
 from medviz.engine.policy import Policy
+from medviz.engine.registry import get_ruleset
 from medviz.rules.medempires.gamedata import LAND_CODES, SetupEntry
 from medviz.rules.medempires.game.state import GameState, game_data, game_map
 
@@ -118,11 +119,10 @@ def set_up_state(scenario: str, options: Mapping[str, Any] | None = None,
     """The state once every counter is placed: by the default deployment unless ``players`` say otherwise."""
     from medviz.rules.medempires.game.players import Heuristic
     from medviz.rules.medempires.game.setup import initial_state
-    from medviz.rules.medempires.ruleset import RULESET
 
     opts = dict(options or {})
     state = initial_state(scenario, opts)
     who: Mapping[str, Policy] = {"A": Heuristic(), "B": Heuristic(), **(players or {})}
-    spec = GameSpec(RULESET, scenario, opts, 0, who)
+    spec = GameSpec(get_ruleset("medempires"), scenario, opts, 0, who)
     tasks = setup_tasks(scenario)
     return run(spec, Snapshot(0, state, tuple(reversed(tasks)), None, None)).state  # type: ignore[no-any-return]
