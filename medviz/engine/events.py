@@ -108,7 +108,7 @@ class Event:
         return out
 
 
-_OMIT_FALSE = frozenset({"automatic"})
+_OMIT_FALSE = frozenset({"automatic", "secret"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +168,7 @@ class DecisionEvent(Event):
     legal_options: int = 0
     source: str = "policy"  # policy | recorded | forced
     prompt: str = ""
+    secret: bool = False  # one of several choices made at once, none seeing the others (decide_secretly)
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,16 @@ class GameSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class SecretAsk:
+    """One seat's part of a simultaneous secret choice (``Context.decide_secretly``)."""
+
+    decision: str
+    actor: str
+    options: Sequence[Any]
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """The state before event ``seq``, with the agenda that produces the rest."""
 
@@ -244,34 +254,55 @@ class Context:
     def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, prompt: str = "") -> Any:
         """Ask ``actor``'s policy to choose among ``options``; a recorded choice is reused while legal."""
         self._claim(decision_id)
+        opts = self._legal(decision_id, options)
+        choice, source = self._choice(decision_id, actor, opts, prompt)
+        self._emit(DecisionEvent, actor=actor, automatic=source == "forced", decision=decision_id,
+                   options=opts, choice=choice, legal_options=len(opts), source=source, prompt=prompt)
+        return choice
+
+    def decide_secretly(self, asks: Sequence[SecretAsk]) -> list[Any]:
+        """Simultaneous secret choices: every seat chooses before any choice is recorded or revealed.
+
+        Each policy decides from its own observation of the state as it stands before all of
+        them (``Ruleset.observe``): no seat sees another's choice, nor anything rolled after it.
+        The choices are then recorded together, in the order asked, flagged ``secret``.
+        """
+        resolved = []
+        for ask in asks:
+            self._claim(ask.decision)
+            opts = self._legal(ask.decision, ask.options)
+            resolved.append((ask, opts, *self._choice(ask.decision, ask.actor, opts, ask.prompt)))
+        for ask, opts, choice, source in resolved:
+            self._emit(DecisionEvent, actor=ask.actor, automatic=source == "forced", decision=ask.decision,
+                       options=opts, choice=choice, legal_options=len(opts), source=source, prompt=ask.prompt,
+                       secret=True)
+        return [choice for _ask, _opts, choice, _source in resolved]
+
+    @staticmethod
+    def _legal(decision_id: str, options: Sequence[Any]) -> tuple[Any, ...]:
         opts = tuple(freeze(o) for o in options)
         if not opts:
             raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
+        return opts
+
+    def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], prompt: str) -> tuple[Any, str]:
+        """The choice at a decision point and where it came from (forced, recorded, policy...)."""
         if len(opts) == 1:
-            self._emit(DecisionEvent, actor=actor, automatic=True, decision=decision_id, options=opts,
-                       choice=opts[0], legal_options=1, source="forced", prompt=prompt)
-            return opts[0]
-        source = "policy"
-        choice: Any = None
+            return opts[0], "forced"
         rec = self.spec.recorded.get(decision_id)
         if rec is not None and rec[0] == actor:
             wanted = canonical(rec[1])
             for o in opts:
                 if canonical(o) == wanted:
-                    choice, source = o, self.spec.sources.get(decision_id, "recorded")
-                    break
-            else:
-                self._emit(ReportEvent, actor=actor, report="recorded-choice-illegal",
-                           data=FrozenDict({"decision": decision_id, "choice": rec[1]}))
-        if choice is None and source == "policy":
-            policy = self.spec.players.get(actor)
-            if policy is None:
-                raise UnknownReference(f"decision {decision_id}: no player for actor {actor!r}")
-            point = DecisionPoint(decision_id, actor, opts, self.state, prompt, self.turn, self.phase)
-            choice = freeze(choose_checked(policy, point))
-        self._emit(DecisionEvent, actor=actor, decision=decision_id, options=opts, choice=choice,
-                   legal_options=len(opts), source=source, prompt=prompt)
-        return choice
+                    return o, self.spec.sources.get(decision_id, "recorded")
+            self._emit(ReportEvent, actor=actor, report="recorded-choice-illegal",
+                       data=FrozenDict({"decision": decision_id, "choice": rec[1]}))
+        policy = self.spec.players.get(actor)
+        if policy is None:
+            raise UnknownReference(f"decision {decision_id}: no player for actor {actor!r}")
+        seen = self.spec.ruleset.observe(self.state, actor)
+        point = DecisionPoint(decision_id, actor, opts, seen, prompt, self.turn, self.phase)
+        return freeze(choose_checked(policy, point)), "policy"
 
     # -- state -------------------------------------------------------------------------------
     def change(self, change: str, *, actor: str | None = None, automatic: bool = False,

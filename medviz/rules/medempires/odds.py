@@ -200,6 +200,10 @@ class _EnumContext:
             return opts[0]
         return self._doctrine.choose(DecisionPoint(decision_id, actor, opts, self.state))
 
+    def decide_secretly(self, asks: Sequence[Any]) -> list[Any]:
+        """Every seat chooses from the same state: nothing is rolled or revealed in between."""
+        return [self.decide(a.decision, a.actor, a.options) for a in asks]
+
     def change(self, change: str, **data: Any) -> None:
         data.pop("actor", None)
         data.pop("automatic", None)
