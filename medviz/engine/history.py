@@ -508,7 +508,11 @@ def _check_sources(events: Sequence[Event], players: Mapping[str, str], where: s
 
 
 class EmbeddedDataError(DataError, MalformedInput):
-    """Game data carried inside a history (a teacher's override files) failed validation."""
+    """Game data carried inside a history (a teacher's override files) failed validation; one line."""
+
+    def __init__(self, problems: list[str], source: str) -> None:
+        super().__init__(problems, source)
+        self.args = (f"{source}: " + "; ".join(self.problems),)
 
 
 class _Diverged(Exception):
