@@ -225,7 +225,7 @@ class History:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The history as plain JSON data (see the history contract in docs/history-format.md)."""
+        """The history as plain JSON data (what each field vouches for: docs/file-formats.md)."""
         parent = None
         if self.override is not None:
             parent = {"override": {"roll": self.override[0], "value": self.override[1]},
@@ -543,9 +543,11 @@ class _CheckedReplay:
         """The ruleset's set-up; options it cannot use are ``MalformedInput`` naming the file."""
         try:
             return self._ruleset.setup(scenario, options)
+        except DataError:
+            raise
+        except MedvizError as exc:
+            raise MalformedInput(f"{self._where}: options: {str(exc).splitlines()[0]}") from None
         except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            if isinstance(exc, MedvizError):
-                raise
             raise MalformedInput(f"{self._where}: options: the {scenario} scenario cannot be set up from "
                                  f"them ({type(exc).__name__}: {exc})") from None
 
