@@ -192,25 +192,101 @@ class ReportEvent(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (PhaseEvent, RollEvent, DrawEvent, DecisionEvent, ChangeEvent, ReportEvent)
 }
-_FIELD_NAMES = {k: {f.name for f in fields(cls)} for k, cls in EVENT_TYPES.items()}
+
+
+#: Decision sources: a player's policy, a human at a table, a choice put on record, or the only option.
+SOURCES = ("policy", "human", "recorded", "forced")
+
+#: The JSON type each event field must have, by event kind (``?``: may also be null).
+_FIELD_TYPES: dict[str, dict[str, str]] = {
+    kind: {"seq": "int", "turn": "int?", "phase": "str?", "actor": "str?", "automatic": "bool", **own}
+    for kind, own in {
+        "phase": {"name": "str"},
+        "roll": {"roll": "str", "dice": "str", "faces": "ints", "natural": "int", "value": "int",
+                 "overridden": "bool", "purpose": "str", "effects": "object?"},
+        "draw": {"draw": "str", "pool": "strs", "natural": "str", "value": "str", "overridden": "bool",
+                 "purpose": "str"},
+        "decision": {"decision": "str", "options": "list", "choice": "any", "legal_options": "int",
+                     "source": "str", "prompt": "str"},
+        "change": {"change": "str", "data": "object"},
+        "report": {"report": "str", "data": "object"},
+    }.items()
+}
+_WANTED = {"int": "a whole number", "str": "text", "bool": "true or false", "object": "an object",
+           "list": "a list", "ints": "a list of whole numbers", "strs": "a list of texts"}
+
+
+def json_type(value: Any) -> str:
+    """What a JSON value is, in words: ``null``, ``true/false``, ``a whole number``, ``text``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def has_type(value: Any, wanted: str) -> bool:
+    """True when JSON ``value`` is of the field type ``wanted`` (``int``, ``str?``, ``ints``...)."""
+    if wanted.endswith("?"):
+        return value is None or has_type(value, wanted[:-1])
+    if wanted == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if wanted == "str":
+        return isinstance(value, str)
+    if wanted == "bool":
+        return isinstance(value, bool)
+    if wanted == "object":
+        return isinstance(value, Mapping)
+    if wanted == "list":
+        return isinstance(value, list)
+    if wanted == "ints":
+        return isinstance(value, list) and all(has_type(v, "int") for v in value)
+    if wanted == "strs":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return wanted == "any"
+
+
+def expect(value: Any, wanted: str, where: str) -> None:
+    """Raise ``MalformedInput`` naming ``where`` unless ``value`` has the field type ``wanted``."""
+    if not has_type(value, wanted):
+        words = _WANTED[wanted.rstrip("?")] + (" or null" if wanted.endswith("?") else "")
+        raise MalformedInput(f"{where}: expected {words}, got {json_type(value)}")
 
 
 def event_from_dict(d: Mapping[str, Any], where: str = "event") -> Event:
-    """Rebuild an event from its JSON dict; unknown kinds or fields are ``MalformedInput``."""
+    """Rebuild an event from its JSON dict; an unknown kind or field, or a wrong type, is ``MalformedInput``.
+
+    ``where`` names the event (``game.json: events[12]``); messages add the field
+    (``game.json: events[12].kind: expected text, got a list``).
+    """
     if not isinstance(d, Mapping):
-        raise MalformedInput(f"{where}: expected an object, got {type(d).__name__}")
-    kind = d.get("kind")
-    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+        raise MalformedInput(f"{where}: expected an object, got {json_type(d)}")
+    if "kind" not in d:
+        raise MalformedInput(f"{where}: missing field 'kind'")
+    kind = d["kind"]
+    expect(kind, "str", f"{where}.kind")
+    cls = EVENT_TYPES.get(kind)
     if cls is None:
-        raise MalformedInput(f"{where}: unknown event kind {kind!r}")
-    names = _FIELD_NAMES[kind]  # type: ignore[index]
-    extra = set(d) - names - {"kind"}
+        raise MalformedInput(f"{where}.kind: unknown event kind {kind!r} (known: {', '.join(EVENT_TYPES)})")
+    types = _FIELD_TYPES[kind]
+    extra = [k for k in d if k != "kind" and k not in types]
     if extra:
-        raise MalformedInput(f"{where}: unexpected field(s) {sorted(extra)} for a {kind} event")
-    if not isinstance(d.get("seq"), int):
-        raise MalformedInput(f"{where}: 'seq' must be a whole number")
-    kwargs = {k: freeze(v) for k, v in d.items() if k != "kind"}
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise MalformedInput(f"{where}: {exc}") from None
+        raise MalformedInput(f"{where}: unexpected field(s) {sorted(map(str, extra))} for a {kind} event")
+    if "seq" not in d:
+        raise MalformedInput(f"{where}: missing field 'seq'")
+    for name, value in d.items():
+        if name != "kind":
+            expect(value, types[name], f"{where}.{name}")
+    if kind == "decision" and "source" in d and d["source"] not in SOURCES:
+        raise MalformedInput(f"{where}.source: {d['source']!r} is not one of {', '.join(SOURCES)}")
+    return cls(**{k: freeze(v) for k, v in d.items() if k != "kind"})

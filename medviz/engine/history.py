@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
+import re
+import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from medviz.engine import dice as _dice
-from medviz.engine.errors import MalformedInput, MedvizError, UnknownReference
+from medviz.engine.errors import DataError, MalformedInput, MedvizError, UnknownReference
 from medviz.engine.events import (
     ChangeEvent,
     DecisionEvent,
@@ -27,6 +30,9 @@ from medviz.engine.events import (
     ReportEvent,
     RollEvent,
     event_from_dict,
+    expect,
+    has_type,
+    json_type,
     thaw,
 )
 from medviz.engine.files import read_text, write_atomic
@@ -191,6 +197,10 @@ class History:
         i = bisect.bisect_right(keys, target.seq) - 1
         snap = self.snapshots[max(i, 0)]
         result = run(spec, snap, self.events[: snap.seq])
+        happened = {e.roll if isinstance(e, RollEvent) else e.draw
+                    for e in result.events if isinstance(e, (RollEvent, DrawEvent))}
+        if not happened >= set(spec.overrides):  # an earlier branch's roll this change removed: drop it
+            spec = replace(spec, overrides={k: v for k, v in spec.overrides.items() if k in happened})
         snapshots = [s for s in self.snapshots if s.seq < snap.seq] + [
             s for s in result.snapshots if s.seq >= snap.seq
         ]
@@ -201,7 +211,7 @@ class History:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The history as plain JSON data (see the history contract in docs/history-format.md)."""
+        """The history as plain JSON data (what each field vouches for: docs/file-formats.md)."""
         parent = None
         if self.override is not None:
             parent = {"override": {"roll": self.override[0], "value": self.override[1]},
@@ -231,71 +241,53 @@ class History:
 
     @classmethod
     def from_json(cls, text: str, where: str = "history") -> History:
-        """Parse and check a history; it is replayed, so a file that does not replay is refused."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise MalformedInput(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); truncated?") from None
-        return cls.from_dict(data, where)
+        """Parse and check a history; it is replayed, so a file that does not replay is refused.
+
+        Total: any text that is not a history this medviz would write raises ``MalformedInput``
+        naming ``where``, the place in the file and what is wrong (docs/file-formats.md).
+        """
+        return cls.from_dict(parse_json(text, where), where)
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "history") -> History:
         """Rebuild a history from its JSON data (see ``from_json``)."""
-        if not isinstance(data, Mapping):
-            raise MalformedInput(f"{where}: expected a JSON object at the top level")
-        if data.get("format") != FORMAT:
-            raise MalformedInput(f"{where}: not a medviz history (format is {data.get('format')!r}, expected {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise MalformedInput(
-                f"{where}: history version {data.get('version')!r} is not supported (this medviz reads version {VERSION})"
-            )
-        for key in ("game", "scenario", "seed", "options", "players", "events", "outcome"):
-            if key not in data:
-                raise MalformedInput(f"{where}: missing field {key!r}")
-        if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
-            raise MalformedInput(f"{where}: 'seed' must be a whole number")
-        if not isinstance(data["events"], list):
-            raise MalformedInput(f"{where}: 'events' must be a list")
-        ruleset = get_ruleset(str(data["game"]))
-        players: dict[str, Policy] = {}
-        if not isinstance(data["players"], Mapping):
-            raise MalformedInput(f"{where}: 'players' must be an object")
-        for actor, spec in data["players"].items():
-            players[actor] = parse_player(str(spec), ruleset)
+        ruleset = _check_header(data, where)
+        players = _check_players(data["players"], ruleset, data["scenario"], where)
+        overrides: dict[str, Any] = dict(data["overrides"])
         events = [event_from_dict(e, f"{where}: events[{i}]") for i, e in enumerate(data["events"])]
         for i, e in enumerate(events):
             if e.seq != i:
-                raise MalformedInput(f"{where}: events[{i}] has seq {e.seq}; events must be numbered 0..n-1")
-        made = [e for e in events if isinstance(e, DecisionEvent) and e.source != "forced"]
+                raise MalformedInput(f"{where}: events[{i}].seq: is {e.seq}; events are numbered 0..n-1")
+        _check_sources(events, data["players"], where)
+        # Decisions labelled ``policy`` are asked again of the named players, so the players and
+        # those labels are checked. A branch reuses its parent's choices after a changed roll
+        # (still labelled ``policy``), so there only the decisions before the first changed roll
+        # (which the root game made) are asked again; the rest replay as recorded.
+        reask = {actor for actor, spec in data["players"].items() if not spec.startswith(("human", "scripted/"))}
+        changed = [e.seq for e in events if isinstance(e, RollEvent) and e.roll in overrides
+                   or isinstance(e, DrawEvent) and e.draw in overrides]
+        reask_before = len(events) if data["parent"] is None else min(changed, default=len(events))
+        made = [e for e in events if isinstance(e, DecisionEvent) and e.source != "forced"
+                and not (e.source == "policy" and e.actor in reask and e.seq < reask_before)]
         recorded = {e.decision: (e.actor or "", e.choice) for e in made}
         sources = {e.decision: e.source for e in made}
         # A branch that found its parent's choice illegal recorded that; replay the same refusal.
         for e in events:
-            if isinstance(e, ReportEvent) and e.report == "recorded-choice-illegal":
+            if isinstance(e, ReportEvent) and e.report == "recorded-choice-illegal" \
+                    and isinstance(e.data.get("decision"), str) and "choice" in e.data:
                 recorded[e.data["decision"]] = (e.actor or "", e.data["choice"])
-        overrides = data.get("overrides") or {}
-        if not isinstance(overrides, Mapping):
-            raise MalformedInput(f"{where}: 'overrides' must be an object")
-        spec = GameSpec(ruleset, str(data["scenario"]), data["options"], data["seed"], players,
-                        dict(overrides), recorded, sources)
-        result = run(spec)
-        if [e.to_dict() for e in result.events] != [e.to_dict() for e in events]:
-            first = next((i for i, (a, b) in enumerate(zip(result.events, events)) if a.to_dict() != b.to_dict()),
-                         min(len(result.events), len(events)))
-            raise MalformedInput(
-                f"{where}: the events do not replay from the recorded seed, options and choices "
-                f"(first mismatch at event {first}); the file was edited or truncated, or it was saved by an "
-                f"older medviz whose rules differed (e.g. a whole game saved before the players chose their "
-                f"set-up) — play the game again to get a current file"
-            )
-        override = None
-        replayed_from = 0
-        parent = data.get("parent")
-        if isinstance(parent, Mapping) and isinstance(parent.get("override"), Mapping):
-            override = (parent["override"].get("roll"), parent["override"].get("value"))
-            replayed_from = int(parent.get("replayed_from", 0))
-        h = _history(spec, result, override=override, replayed_from=replayed_from)
-        return h
+        spec = GameSpec(ruleset, data["scenario"], data["options"], data["seed"], players, overrides,
+                        recorded, sources)
+        result = _replay(spec, data["events"], where)
+        outcome = ruleset.outcome(result.state)
+        if _canonical(outcome) != _canonical(data["outcome"]):
+            raise MalformedInput(f"{where}: outcome: does not match the replayed game's outcome "
+                                 f"({_first_difference(data['outcome'], thaw(outcome))})")
+        for key in overrides:
+            if _roll_event(result.events, key) is None:
+                raise MalformedInput(f"{where}: overrides.{key}: roll id {key!r} never happens in this game")
+        override, replayed_from = _check_parent(data["parent"], overrides, result, where)
+        return _history(spec, result, override=override, replayed_from=replayed_from)
 
     @classmethod
     def load(cls, path: str | Path) -> History:
@@ -316,6 +308,332 @@ def parse_player(spec: str, ruleset: Ruleset) -> Policy:
     if spec.startswith("scripted/"):  # its script is the recorded choices; the spec round-trips
         return ScriptedPolicy({}, parse_player(spec[len("scripted/"):], ruleset))
     return parse_policy(spec, ruleset.policies)
+
+
+#: Deepest nesting of arrays and objects a history file may have (a real one has about 8).
+MAX_DEPTH = 200
+_HEADER = ("format", "version", "game", "scenario", "seed", "options", "players", "overrides", "parent",
+           "events", "outcome")
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def parse_json(text: str, where: str = "file") -> Any:
+    """JSON text to data; bad syntax, nesting deeper than ``MAX_DEPTH``, integers too long for
+    Python's int conversion, NaN and infinities are ``MalformedInput`` naming ``where`` and the line."""
+    if not isinstance(text, str):
+        raise MalformedInput(f"{where}: expected JSON text, got {type(text).__name__}")
+    _check_depth(text, where)
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise MalformedInput(f"{where}: line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg}); "
+                             f"truncated?") from None
+    except _BadNumber as exc:
+        raise MalformedInput(f"{where}: {_place(text, exc.token)}: {exc.token[:20]!s} is not a finite "
+                             f"number") from None
+    except ValueError:  # Python's limit on int-string conversion (sys.get_int_max_str_digits)
+        limit = sys.get_int_max_str_digits()
+        raise MalformedInput(f"{where}: {_place(text, None, limit)}: a number with more than {limit} "
+                             f"digits") from None
+    except RecursionError:
+        raise MalformedInput(f"{where}: nesting too deep for a medviz file") from None
+
+
+class _BadNumber(ValueError):
+    def __init__(self, token: str) -> None:
+        self.token = token
+        super().__init__(token)
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _BadNumber(token)
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _BadNumber(token)
+    return value
+
+
+def _line_col(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line}, column {pos - text.rfind(chr(10), 0, pos)}"
+
+
+def _place(text: str, token: str | None, digits: int = 0) -> str:
+    """Line and column of the first ``token`` (or integer longer than ``digits``) outside strings."""
+    wanted = re.escape(token) if token is not None else r"-?[0-9]{%d,}" % (digits + 1)
+    for m in re.finditer(f"{_STRING.pattern}|{wanted}", text):
+        if not m.group().startswith('"'):
+            return _line_col(text, m.start())
+    return "somewhere"
+
+
+def _check_depth(text: str, where: str) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH`` before ``json.loads`` recurses into it (cheap scan)."""
+    skeleton = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if len(skeleton) <= MAX_DEPTH:
+        return
+    depth = 0
+    for c in skeleton:
+        depth += 1 if c in "[{" else -1
+        if depth > MAX_DEPTH:
+            break
+    else:
+        return
+    depth = 0  # the slow scan, only for a file that is refused: where does it get too deep?
+    for m in re.finditer(f"{_STRING.pattern}|[\\[\\]{{}}]", text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise MalformedInput(f"{where}: {_line_col(text, m.start())}: nested deeper than {MAX_DEPTH} "
+                                     f"levels; no medviz file is")
+        elif c in "]}":
+            depth -= 1
+    raise MalformedInput(f"{where}: nested deeper than {MAX_DEPTH} levels; no medviz file is")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_header(data: Any, where: str) -> Ruleset:
+    """Check every field of a history but the events' contents, each for its JSON type."""
+    if not isinstance(data, Mapping):
+        raise MalformedInput(f"{where}: expected a JSON object at the top level, got {json_type(data)}")
+    if data.get("format") != FORMAT:
+        raise MalformedInput(f"{where}: format: not a medviz history (format is {_short(data.get('format'))}, "
+                             f"expected {FORMAT!r})")
+    version = data.get("version")
+    if not has_type(version, "int") or version != VERSION:
+        why = ""
+        if isinstance(version, int) and not isinstance(version, bool):
+            why = ("; it is an older format: play the game again to save it in the current one" if version < VERSION
+                   else "; it was saved by a newer medviz")
+        raise MalformedInput(f"{where}: version: history version {_short(version)} is not supported "
+                             f"(this medviz reads version {VERSION}){why}")
+    extra = [k for k in data if k not in _HEADER]
+    if extra:
+        raise MalformedInput(f"{where}: unexpected field(s) {_short(sorted(map(str, extra)))}; "
+                             f"a history has {', '.join(_HEADER)}")
+    for key in _HEADER:
+        if key not in data:
+            raise MalformedInput(f"{where}: missing field {key!r}")
+    for key, wanted in (("game", "str"), ("scenario", "str"), ("seed", "int"), ("options", "object"),
+                        ("players", "object"), ("overrides", "object"), ("parent", "object?"),
+                        ("events", "list"), ("outcome", "object")):
+        expect(data[key], wanted, f"{where}: {key}")
+    if data["seed"] < 0:
+        raise MalformedInput(f"{where}: seed: {data['seed']} must be >= 0")
+    for key, value in data["overrides"].items():
+        if not (isinstance(value, str) or has_type(value, "int")):
+            raise MalformedInput(f"{where}: overrides.{key}: expected a whole number or text, got {json_type(value)}")
+    parent = data["parent"]
+    if parent is not None:
+        if set(parent) != {"override", "replayed_from"}:
+            raise MalformedInput(f"{where}: parent: expected the fields override and replayed_from, "
+                                 f"got {_short(sorted(map(str, parent)))}")
+        expect(parent["override"], "object", f"{where}: parent.override")
+        if set(parent["override"]) != {"roll", "value"}:
+            raise MalformedInput(f"{where}: parent.override: expected the fields roll and value, "
+                                 f"got {_short(sorted(map(str, parent['override'])))}")
+        expect(parent["override"]["roll"], "str", f"{where}: parent.override.roll")
+        value = parent["override"]["value"]
+        if not (isinstance(value, str) or has_type(value, "int")):
+            raise MalformedInput(f"{where}: parent.override.value: expected a whole number or text, "
+                                 f"got {json_type(value)}")
+        expect(parent["replayed_from"], "int", f"{where}: parent.replayed_from")
+    try:
+        ruleset = get_ruleset(data["game"])
+    except UnknownReference as exc:
+        raise MalformedInput(f"{where}: game: {exc}") from None
+    return ruleset
+
+
+def _check_players(given: Mapping[str, Any], ruleset: Ruleset, scenario: str, where: str) -> dict[str, Policy]:
+    """Each player: text naming a known policy, written as medviz writes it; one per actor of the scenario."""
+    players: dict[str, Policy] = {}
+    for actor, spec in given.items():
+        expect(spec, "str", f"{where}: players.{actor}")
+        try:
+            players[actor] = parse_player(spec, ruleset)
+        except MedvizError as exc:
+            raise MalformedInput(f"{where}: players.{actor}: {str(exc).splitlines()[0]}") from None
+        if players[actor].spec != spec:
+            raise MalformedInput(f"{where}: players.{actor}: {_short(spec)} is not how medviz writes this "
+                                 f"player ({players[actor].spec!r})")
+    actors = getattr(ruleset, "actors", None)
+    if actors is not None:
+        try:
+            wanted = tuple(actors(scenario))
+        except MedvizError as exc:
+            raise MalformedInput(f"{where}: scenario: {str(exc).splitlines()[0]}") from None
+        if sorted(players) != sorted(wanted):
+            raise MalformedInput(f"{where}: players: expected one for each of {', '.join(wanted)}, "
+                                 f"got {_short(sorted(players))}")
+    return players
+
+
+def _check_sources(events: Sequence[Event], players: Mapping[str, str], where: str) -> None:
+    """A decision labelled ``human`` belongs to an actor seated as ``human``; a forced one had one option."""
+    for e in events:
+        if not isinstance(e, DecisionEvent):
+            continue
+        if e.source == "human" and not str(players.get(e.actor or "", "")).startswith("human"):
+            raise MalformedInput(f"{where}: events[{e.seq}].source: 'human', but players.{e.actor} is "
+                                 f"{_short(players.get(e.actor or ''))}, not a human seat")
+        if (e.source == "forced") != (e.legal_options == 1):
+            raise MalformedInput(f"{where}: events[{e.seq}].source: {e.source!r} with {e.legal_options} legal "
+                                 f"option(s); a decision is 'forced' exactly when it has one")
+
+
+class EmbeddedDataError(DataError, MalformedInput):
+    """Game data carried inside a history (a teacher's override files) failed validation; one line."""
+
+    def __init__(self, problems: list[str], source: str) -> None:
+        super().__init__(problems, source)
+        self.args = (f"{source}: " + "; ".join(self.problems),)
+
+
+class _Diverged(Exception):
+    """A replay produced an event the file does not have (or more events than it has)."""
+
+    def __init__(self, index: int, event: Event) -> None:
+        self.index = index
+        self.event = event
+        super().__init__(index)
+
+
+class _CheckedReplay:
+    """A ruleset that checks, after each task of a replay, that every event so far is the file's.
+
+    A tampered file is refused at its first wrong event instead of after a whole game.
+    """
+
+    def __init__(self, ruleset: Ruleset, expected: Sequence[Any], where: str) -> None:
+        self._ruleset = ruleset
+        self._expected = expected
+        self._where = where
+        self._done = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Any]]:
+        """The ruleset's set-up; options it cannot use are ``MalformedInput`` naming the file."""
+        try:
+            return self._ruleset.setup(scenario, options)
+        except DataError:
+            raise
+        except MedvizError as exc:
+            raise MalformedInput(f"{self._where}: options: {str(exc).splitlines()[0]}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            raise MalformedInput(f"{self._where}: options: the {scenario} scenario cannot be set up from "
+                                 f"them ({type(exc).__name__}: {exc})") from None
+
+    def run_task(self, task: Any, state: Any, ctx: Any) -> None:
+        """Run the task, then compare the new events with the file's."""
+        self._ruleset.run_task(task, state, ctx)
+        events = ctx.events
+        for i in range(self._done, len(events)):
+            if i >= len(self._expected) or _canonical(events[i].to_dict()) != _canonical(self._expected[i]):
+                raise _Diverged(i, events[i])
+        self._done = len(events)
+
+
+def _canonical(value: Any) -> str:
+    """JSON text with sorted keys: equal only for equal JSON values of equal types (1 is not 1.0 or true)."""
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)  # not JSON data: never equal to what a replay produces
+
+
+def _first_difference(given: Any, replayed: Any, path: str = "") -> str:
+    """The first place where the file's value and the replay's differ, in words."""
+    if isinstance(given, Mapping) and isinstance(replayed, Mapping):
+        for key in list(replayed) + [k for k in given if k not in replayed]:
+            if key not in given:
+                return f"{path}{key} is missing from the file"
+            if key not in replayed:
+                return f"{path}{key} is in the file but not in the replay"
+            if _canonical(given[key]) != _canonical(replayed[key]):
+                return _first_difference(given[key], replayed[key], f"{path}{key}.")
+    if isinstance(given, list) and isinstance(replayed, list) and len(given) == len(replayed):
+        for i, (a, b) in enumerate(zip(given, replayed)):
+            if _canonical(a) != _canonical(b):
+                return _first_difference(a, b, f"{path.rstrip('.')}[{i}].")
+    where = path.rstrip(".") or "the value"
+    return f"{where} is {_short(given)} in the file, {_short(replayed)} in the replay"
+
+
+def _replay(spec: GameSpec, expected: Sequence[Any], where: str) -> RunResult:
+    """Run ``spec`` and check its events against ``expected`` (the file's, as JSON data)."""
+    checked = _CheckedReplay(spec.ruleset, expected, where)
+    try:
+        result = run(GameSpec(checked, spec.scenario, spec.options, spec.seed,
+                              spec.players, spec.overrides, spec.recorded, spec.sources))
+    except _Diverged as d:
+        given = expected[d.index] if d.index < len(expected) else None
+        what = (_first_difference(given, d.event.to_dict()) if given is not None
+                else "the replay goes on past the file's last event")
+        raise MalformedInput(
+            f"{where}: events[{d.index}]: the events do not replay from the recorded seed, options, players and "
+            f"choices ({what}); the file was edited or truncated, or it was saved by an older medviz whose "
+            f"rules differed — play the game again to get a current file"
+        ) from None
+    except DataError as exc:
+        if isinstance(exc, MalformedInput):
+            raise
+        raise EmbeddedDataError(exc.problems, f"{where}: options: {str(exc).splitlines()[0].rsplit(': ', 1)[0]}") from None
+    except MedvizError as exc:
+        if isinstance(exc, MalformedInput) and str(exc).startswith(f"{where}: "):
+            raise
+        raise MalformedInput(f"{where}: {str(exc).splitlines()[0]}") from None
+    if result.pending is not None:
+        p = result.pending
+        raise MalformedInput(f"{where}: events: the game stops at decision {p.decision}, which awaits "
+                             f"{p.actor}; the file records no choice there")
+    if len(result.events) != len(expected):
+        raise MalformedInput(
+            f"{where}: events[{len(result.events)}]: the file has {len(expected)} events, the replay "
+            f"{len(result.events)}; the file was edited or truncated"
+        )
+    return result
+
+
+def _roll_event(events: Sequence[Event], roll_id: str) -> RollEvent | DrawEvent | None:
+    for e in events:
+        if isinstance(e, RollEvent) and e.roll == roll_id or isinstance(e, DrawEvent) and e.draw == roll_id:
+            return e
+    return None
+
+
+def _check_parent(parent: Mapping[str, Any] | None, overrides: Mapping[str, Any], result: RunResult,
+                  where: str) -> tuple[tuple[str, Any] | None, int]:
+    """The branch's changed roll and where it re-ran from, checked against the replay."""
+    if parent is None:
+        return None, 0
+    roll, value = parent["override"]["roll"], parent["override"]["value"]
+    target = _roll_event(result.events, roll)
+    if target is None:
+        raise MalformedInput(f"{where}: parent.override.roll: roll id {roll!r} never happens in this game")
+    if roll not in overrides or _canonical(overrides[roll]) != _canonical(value):
+        raise MalformedInput(f"{where}: parent.override: {roll} = {_short(value)} is not among the overrides "
+                             f"({'missing' if roll not in overrides else _short(overrides[roll])} there)")
+    if _canonical(target.value) != _canonical(value):
+        raise MalformedInput(f"{where}: parent.override.value: {_short(value)}, but the replayed roll shows "
+                             f"{_short(target.value)}")
+    keys = [s.seq for s in result.snapshots]
+    replayed_from = keys[max(bisect.bisect_right(keys, target.seq) - 1, 0)]
+    if parent["replayed_from"] != replayed_from:
+        raise MalformedInput(f"{where}: parent.replayed_from: {parent['replayed_from']}, but a branch of "
+                             f"{roll} re-runs from event {replayed_from} (the latest snapshot before it)")
+    return (roll, value), replayed_from
 
 
 def _history(spec: GameSpec, result: RunResult, *, parent: History | None = None,

@@ -137,7 +137,10 @@ def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
         return FirstOptionPolicy()
     if extra and name in extra:
         factory = extra[name]
-        policy: Policy = factory(arg) if arg else factory()
+        try:
+            policy: Policy = factory(arg) if arg else factory()
+        except (ValueError, TypeError) as exc:  # a setting that does not parse, e.g. doctrine:initiative_markers=x
+            raise MalformedInput(f"policy {spec!r}: {exc}") from None
         return policy
     known = ["random[:SEED]", "first", *sorted(extra or ())]
     raise MalformedInput(f"unknown policy {spec!r}; known: {', '.join(known)}")
