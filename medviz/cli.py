@@ -68,7 +68,9 @@ def one_line(exc: MedvizError, hint: str = "") -> str:
     """A user error as one line: a ``DataError`` shows its source, its first problem and how many more."""
     if isinstance(exc, DataError) and exc.problems:
         head = str(exc).splitlines()[0].rsplit(": ", 1)[0]
-        text = f"{head}: {exc.problems[0]}"
+        files = [t for t in head.replace("(", " ").replace(")", " ").split() if "." in t]
+        named = any(exc.problems[0].startswith(f + ":") for f in files)  # the problem names its file
+        text = exc.problems[0] if named else f"{head}: {exc.problems[0]}"
         more = len(exc.problems) - 1
         if more:
             text += f" (and {more} more problem{'s' if more > 1 else ''}{'; ' + hint if hint else ''})"
