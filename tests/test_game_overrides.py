@@ -268,7 +268,7 @@ BAD_MAPS = {
     "no provenance": ('[[area]]\nid = "sicily_east"\ncity = "Syracuse"\n', DataError,
                       ["'sicily_east' has no provenance"]),
     "wrong type": ('[[area]]\nid = "sicily_east"\nneighbours = "sicily_west"\nreconstructed = "x"\n', DataError,
-                   ["'sicily_east'", "field 'neighbours': must be a list"]),
+                   ["'sicily_east'", "neighbours: must be a list"]),
     "wrong shape": ("area = 3\n", DataError, ["'area' must be an array of tables"]),
     "a date": ('[[area]]\nid = "malta"\nsurveyed = 1282-03-30\nreconstructed = "x"\n', DataError,
                ["'malta'", "surveyed", "date"]),

@@ -232,7 +232,7 @@ def entry_problems(entry: Mapping[str, Any], schema: Mapping[str, Field], where:
             hint = _nearest(key, known) or f" (known: {', '.join(sorted(known))})"
             problems.append(f"{where}: unknown {noun} {_show(key)}{hint}")
         elif top_types or field.holds(value):
-            problems += field.problems(value, f"{where}: field {key!r}")
+            problems += field.problems(value, f"{where}: {key}")
     return problems
 
 
