@@ -8,12 +8,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from medviz.engine.errors import MalformedInput, MedvizError
+from medviz.engine.errors import DataError, MalformedInput, MedvizError
+from medviz.engine.files import check_output_path
+from medviz.rules.medempires.combat import OPS_MAX
 
 SPEC_HELP = """\
 Force SPEC: POWER:ITEM,ITEM,...  e.g.  aragon:2FA,1L,1M,K2
@@ -34,6 +37,46 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+#: The largest seed: it is kept in the history's JSON, which every reader takes as a 64-bit number.
+SEED_MAX = 2**63 - 1
+#: ``--units`` of a table roll: more than the counter sheet holds is refused (the last column is 10+).
+UNITS_MAX = 99
+#: ``--drm``: no modifier in the rules comes near this (King 3, markers, mercenaries).
+DRM_MAX = 20
+_INT_RE = re.compile(r"^[+-]?[0-9]{1,18}$")
+
+
+def _bounded(name: str, lo: int, hi: int, why: str) -> Callable[[str], int]:
+    """An argparse type: a whole number ``lo``..``hi``; anything else is a one-line usage error."""
+
+    def parse(text: str) -> int:
+        value = text.strip()
+        if not _INT_RE.match(value):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
+        n = int(value)
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"{n} is out of range {lo}..{hi} ({why})")
+        return n
+
+    parse.__name__ = name
+    return parse
+
+
+def one_line(exc: MedvizError, hint: str = "") -> str:
+    """A user error as one line: a ``DataError`` shows its source, its first problem and how many more."""
+    if isinstance(exc, DataError) and exc.problems:
+        head = str(exc).splitlines()[0].rsplit(": ", 1)[0]
+        files = [t for t in head.replace("(", " ").replace(")", " ").split() if "." in t]
+        named = any(exc.problems[0].startswith(f + ":") for f in files)  # the problem names its file
+        text = exc.problems[0] if named else f"{head}: {exc.problems[0]}"
+        more = len(exc.problems) - 1
+        if more:
+            text += f" (and {more} more problem{'s' if more > 1 else ''}{'; ' + hint if hint else ''})"
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _fmt_p(p: Fraction | float) -> str:
@@ -70,9 +113,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
         return 0
     if not args.attacker or not args.defender:
         raise MalformedInput("odds battle: --attacker SPEC and --defender SPEC are required")
+    _check_forces(args)
     b = new_battle({"attacker": args.attacker, "defender": args.defender, "city": args.city,
                     "ops": args.ops, "interception": args.interception})
-    doctrine = odds.Doctrine.from_spec(args.doctrine or "")
+    try:
+        doctrine = odds.Doctrine.from_spec(args.doctrine or "")
+    except MalformedInput as exc:
+        raise MalformedInput(f"--doctrine {args.doctrine[:60]!r}: {exc}") from None
     if args.defender_avoids:
         doctrine = odds.Doctrine(**{**doctrine.__dict__, "avoid": True})
     result = odds.battle_odds(b, doctrine)
@@ -107,24 +154,43 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 # -- battle / branch ------------------------------------------------------------------------
+def _check_forces(args: argparse.Namespace) -> None:
+    """Read both SPECs before any work, so a bad one is refused at once naming its argument."""
+    from medviz.rules.medempires.combat import parse_force
+    from medviz.rules.medempires.ruleset import power_ids
+
+    for flag, spec in (("--attacker", args.attacker), ("--defender", args.defender)):
+        if spec is not None:
+            parse_force(spec, flag.lstrip("-"), power_ids(), flag)
+
+
 def _parse_override(text: str) -> tuple[str, Any]:
-    roll, sep, value = text.rpartition("=")
-    if not sep or not roll:
-        raise MalformedInput(f"--override {text!r}: expected ROLL_ID=VALUE")
-    return roll, _parse_value(value, f"--override {text!r}")
+    """``ROLL_ID=VALUE`` of ``--override``; the id is everything before the first ``=``."""
+    roll, sep, value = text.partition("=")
+    if not sep or not roll.strip():
+        raise MalformedInput(f"--override {text[:80]!r}: expected ROLL_ID=VALUE")
+    return roll.strip(), _parse_value(value, f"--override {text[:80]!r}")
 
 
 def _parse_value(text: str, where: str) -> Any:
+    """A die value (a whole number, ASCII digits, at most 18 of them) or a draw's text.
+
+    Text that starts like a number but is not one (``--5``, ``²``, ``1e3``, 5,000 digits) is refused.
+    """
     text = text.strip()
-    if text.lstrip("-").isdigit():
-        return int(text)
     if not text:
         raise MalformedInput(f"{where}: empty value")
+    if _INT_RE.match(text):
+        return int(text)
+    if text[0] in "+-" or text[0].isdigit() or text[0].isnumeric():
+        raise MalformedInput(f"{where}: {text[:40]!r} is not a whole number (write e.g. 3)")
+    if len(text) > 200 or not text.isprintable():
+        raise MalformedInput(f"{where}: {text[:40]!r} is not a value any roll or draw can take")
     return text
 
 
 def _emit_history(h: Any, args: argparse.Namespace) -> None:
-    if args.out:
+    if args.out is not None:
         h.save(args.out)
     if args.json and not args.out:
         sys.stdout.write(h.to_json(indent=1))
@@ -138,7 +204,7 @@ def _emit_history(h: Any, args: argparse.Namespace) -> None:
     o = h.outcome
     print(f"Winner: {o['winner']}; survivors: attacker {o['survivors']['attacker'] or 'none'}, "
           f"defender {o['survivors']['defender'] or 'none'}")
-    if args.out:
+    if args.out is not None:
         print(f"History written to {args.out}")
 
 
@@ -148,6 +214,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from medviz.rules.medempires.ruleset import RULESET
 
     overrides = dict(_parse_override(o) for o in args.override or [])
+    if args.out is not None:
+        check_output_path(args.out, "--out")
+    _check_forces(args)
     options = {"attacker": args.attacker, "defender": args.defender, "city": args.city, "ops": args.ops,
                "interception": args.interception}
     players = {"attacker": parse_policy(args.attacker_player, RULESET.policies),
@@ -160,9 +229,12 @@ def cmd_battle(args: argparse.Namespace) -> int:
 def cmd_branch(args: argparse.Namespace) -> int:
     from medviz.engine import History, diff
 
+    value = _parse_value(args.value, "--value")
+    if args.out is not None:
+        check_output_path(args.out, "--out")
     h = History.load(args.history)
-    child = h.branch(args.roll, _parse_value(args.value, "--value"))
-    if args.out:
+    child = h.branch(args.roll, value)
+    if args.out is not None:
         child.save(args.out)
     if args.json and not args.out:
         sys.stdout.write(child.to_json(indent=1))
@@ -170,7 +242,7 @@ def cmd_branch(args: argparse.Namespace) -> int:
     d = diff(h, child)
     print(f"Branch: {args.roll} = {args.value} (re-run from event {child.replayed_from})")
     print(d.summary(h.describe))
-    if args.out:
+    if args.out is not None:
         print(f"History written to {args.out}")
     return 0
 
@@ -189,7 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--attacker", metavar="SPEC", help="attacking force (see SPEC below)")
         sp.add_argument("--defender", metavar="SPEC", help="defending force")
         sp.add_argument("--city", action="store_true", help="the land area has a city (siege train, coup de main)")
-        sp.add_argument("--ops", type=int, default=0, help="OPs left for new combats after a NE (2 each)")
+        sp.add_argument("--ops", type=_bounded("ops", 0, OPS_MAX, "a force has at most 15 OPs, 10.0"), default=0,
+                        help=f"OPs left for new combats after a NE (2 each; 0..{OPS_MAX})")
         sp.add_argument("--interception", action="store_true", help="an interception: no avoid-combat roll (10.2)")
 
     o = sub.add_parser("odds", help="exact odds of one table roll or a whole battle",
@@ -197,8 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  medviz odds battle --attacker aragon:2FA,1L,K2 --defender anjou:3FA\n\n" + SPEC_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     o.add_argument("what", choices=["field", "raid", "battle"], help="a table (one roll) or a whole battle")
-    o.add_argument("--units", type=int, help="attacking units as counted on the table (field/raid)")
-    o.add_argument("--drm", type=int, default=0, help="total die roll modifier (field/raid)")
+    o.add_argument("--units", type=_bounded("units", -UNITS_MAX, UNITS_MAX, "units on the table"),
+                   help="attacking units as counted on the table (field/raid)")
+    o.add_argument("--drm", type=_bounded("drm", -DRM_MAX, DRM_MAX, "a die roll modifier"), default=0,
+                   help=f"total die roll modifier (field/raid; -{DRM_MAX}..{DRM_MAX})")
     force_args(o)
     o.add_argument("--defender-avoids", action="store_true", help="the defender tries to avoid combat")
     o.add_argument("--doctrine", metavar="SETTINGS", help="choices, e.g. 'table=field,counterattack=false'")
@@ -211,7 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  medviz battle ... --override battle-1/combat-1/round-1/attacker=6 --out h.json\n\n"
                                    + SPEC_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     force_args(b)
-    b.add_argument("--seed", type=int, default=0, help="seed of the natural dice (default 0)")
+    b.add_argument("--seed", type=_bounded("seed", -SEED_MAX, SEED_MAX, "a seed is a whole number >= 0 below 2**63"),
+                   default=0, help="seed of the natural dice (default 0)")
     b.add_argument("--override", action="append", metavar="ROLL=VALUE", help="force a die (repeatable)")
     b.add_argument("--attacker-player", default="doctrine", metavar="POLICY", help="doctrine | random[:SEED] | first")
     b.add_argument("--defender-player", default="doctrine", metavar="POLICY", help="doctrine | random[:SEED] | first")
@@ -250,11 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except MedvizError as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        rest = str(exc).splitlines()[1:]
-        print(f"medviz: error: {first}", file=sys.stderr)
-        for line in rest:
-            print(line, file=sys.stderr)
+        print(f"medviz: error: {one_line(exc, getattr(args, 'all_problems_hint', ''))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -25,6 +25,7 @@ from medviz.engine.events import ChangeEvent, RollEvent
 from medviz.rules.medempires.commands import summary
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.game.setup import (
+    content_sha256,
     data_for_options,
     override_options,
     parse_options,
@@ -82,7 +83,7 @@ def test_example_files_change_the_game_from_setup_to_outcome(tmp_path: Path) -> 
     assert mine.to_json() != shipped.to_json()
     assert mine.outcome["winner"] in ("A", "B")
     info = summary(mine)
-    assert str(m) in info["data"] and str(d) in info["data"]
+    assert info["data"] == "my-map.toml + my-counters.toml"
     assert summary(shipped)["data"] == "shipped data"
 
 
@@ -159,7 +160,8 @@ def test_history_carries_the_override_and_replays_without_the_files(tmp_path: Pa
     m, d = _examples(tmp_path)
     h = _play(options=override_options(map_file=m, data_file=d))
     data = h.to_dict()
-    assert data["options"]["map_override"] == {"file": str(m), "content": read_override(m)["content"]}
+    assert data["options"]["map_override"] == {"file": "my-map.toml", "sha256": content_sha256(read_override(m)["content"]),
+                                               "content": read_override(m)["content"]}
     assert json.loads(json.dumps(data)) == data  # JSON-safe
     path = tmp_path / "game.json"
     h.save(path)
@@ -266,7 +268,7 @@ BAD_MAPS = {
     "no provenance": ('[[area]]\nid = "sicily_east"\ncity = "Syracuse"\n', DataError,
                       ["'sicily_east' has no provenance"]),
     "wrong type": ('[[area]]\nid = "sicily_east"\nneighbours = "sicily_west"\nreconstructed = "x"\n', DataError,
-                   ["'sicily_east'", "neighbours must be a list"]),
+                   ["'sicily_east'", "neighbours: must be a list"]),
     "wrong shape": ("area = 3\n", DataError, ["'area' must be an array of tables"]),
     "a date": ('[[area]]\nid = "malta"\nsurveyed = 1282-03-30\nreconstructed = "x"\n', DataError,
                ["'malta'", "surveyed", "date"]),
@@ -323,10 +325,10 @@ def test_cli_play_save_and_branch_with_overrides(tmp_path: Path, capsys: pytest.
     assert main(["play", "vespers-1282", "--seed", "1", "--map", str(m), "--data", str(d),
                  "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert f"Played with: {m} + {d}" in text and "Winner:" in text
+    assert f"Played with: {m.name} + {d.name}" in text and "Winner:" in text
     assert main(["play", "vespers-1282", "--seed", "1", "--map", str(m), "--data", str(d), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["data"] == f"{m} + {d}"
+    assert info["data"] == f"{m.name} + {d.name}"
     saved = History.load(out)
     assert saved.state_at(-1).tp["B"] == 6
     roll = next(r for r in saved.rolls() if isinstance(r, RollEvent) and r.dice == "1d6")
@@ -335,7 +337,7 @@ def test_cli_play_save_and_branch_with_overrides(tmp_path: Path, capsys: pytest.
                  "--out", str(child_path)]) == 0
     assert "Branch:" in capsys.readouterr().out
     child = History.load(child_path)
-    assert json.loads(child_path.read_text())["options"]["data_override"]["file"] == str(d)
+    assert json.loads(child_path.read_text())["options"]["data_override"]["file"] == d.name
     assert child.state_at(-1).tp["B"] == 6 and _city_of(child, "sicily_east") == "Syracuse"
 
 

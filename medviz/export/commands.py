@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from medviz.engine.errors import DataError, MalformedInput
+from medviz.engine.files import check_output_path
 
 __all__ = ["cmd_export", "register"]
 
@@ -24,11 +25,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     from medviz.export.annotations import load_annotations
     from medviz.export.html import export_html
 
+    if not args.html.strip():
+        raise MalformedInput("--html: empty file name; give a file name such as replay.html")
     out = Path(args.html)
     if out.is_dir():
         raise MalformedInput(f"--html {out}: is a folder; give a file name such as replay.html")
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise MalformedInput(f"--html {out}: folder {out.parent} does not exist")
+    check_output_path(out, "--html")  # a missing or read-only folder, a device: refused before any work
     history = History.load(args.history)
     annotations = None
     if args.annotations:

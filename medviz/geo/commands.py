@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from medviz.engine.errors import MalformedInput, MedvizError
+from medviz.engine.files import check_output_path, write_atomic
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -52,21 +53,8 @@ def find_chromium() -> str | None:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Write bytes via a temporary file in the same directory, then rename."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise MalformedInput(f"{path}: directory {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a picture is for sharing
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write bytes via a temporary sibling, then rename (``engine.files.write_atomic``: leftovers cleaned)."""
+    write_atomic(path, data, "map file")
 
 
 def html_page(fig: go.Figure, *, config: dict[str, Any] | None = None) -> str:
@@ -139,11 +127,11 @@ def cmd_map(args: argparse.Namespace) -> int:
     from medviz.geo import load
     from medviz.viz.basemap import base_map
 
-    if not args.png and not args.html:
+    if args.png is None and args.html is None:
         raise MalformedInput("map: give --png FILE and/or --html FILE")
-    for target in (args.png, args.html):
-        if target and not Path(target).parent.resolve().is_dir():
-            raise MalformedInput(f"map: directory of {target} does not exist")
+    for flag, target in (("--png", args.png), ("--html", args.html)):
+        if target is not None:
+            check_output_path(target, f"map {flag}")
     if args.png and find_chromium() is None:
         raise MedvizError(f"--png needs Chromium, which was not found; {INSTALL_HINT}")
     fig = base_map(load(args.map), show_labels=not args.no_labels, show_cities=not args.no_cities,

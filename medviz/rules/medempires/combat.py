@@ -136,46 +136,91 @@ def table_count(units: Mapping[UnitKey, int], table: str) -> int:
     return sum(weight(k, table) * n for k, n in units.items() if n > 0)
 
 
-_ITEM_RE = re.compile(r"^(?:(\d+)(FA|L|R|M|F|MA|AMB|ST|CDM)|K(\d+))$")
+_ITEM_RE = re.compile(r"^(?:([0-9]+)(FA|L|R|M|F|MA|AMB|ST|CDM)|K([0-9]+))$")
+
+#: The most OPs a force has (operations.toml ``ops_cap``, 10.0): a battle's OPs left are at most this.
+OPS_MAX = 15
+#: A King is rated 0-3 (8.0: the rating is added to OPs and to combat rolls).
+KING_RATING_MAX = 3
+#: Battle stratagem markers by spec code: their stratagem kind in stratagems.toml (12.0).
+MARKER_KINDS = {"MA": "military_advantage", "AMB": "ambush", "ST": "siege_train", "CDM": "coup_de_main"}
+
+
+def spec_limits() -> dict[str, int]:
+    """The most a force SPEC may name of each code: counters that exist in the active game data.
+
+    A unit count per power is at most the largest counter mix of that code (units.toml: no power
+    has more counters of a kind), a marker count at most the markers of that kind in the cup
+    (stratagems.toml), a King's rating at most ``KING_RATING_MAX``.
+    """
+    from medviz.rules.medempires.game.state import game_data
+
+    data = game_data()
+    limits = {code: max((mix.get(code, 0) for mix in data.counter_limits.values()), default=0)
+              for code in UNIT_NAMES}
+    for code, kind in MARKER_KINDS.items():
+        s = data.stratagems.get(kind)
+        limits[code] = s.count if s is not None else 0
+    limits["K"] = KING_RATING_MAX
+    return limits
+
+
+def _count(text: str, raw: str, where: str) -> int:
+    if len(text) > 6:
+        raise MalformedInput(f"{where}: count in {raw.strip()[:40]!r} has {len(text)} digits; far too many")
+    return int(text)
 
 
 def parse_force(spec: str, player: str, known_powers: Iterable[str], where: str = "force") -> Side:
     """Parse ``POWER:COUNT CODE,...`` (several powers joined by ``+``) into a ``Side``.
 
     Codes: FA field army, L levy, R raiders, M mercenaries, F fleet, ``K<n>`` a King of military
-    value n; battle stratagem markers MA, AMB, ST, CDM may follow a count (``1MA``).
+    value n; battle stratagem markers MA, AMB, ST, CDM may follow a count (``1MA``). Counts are
+    bounded by the counters that exist (``spec_limits``); more is ``MalformedInput`` at once.
     """
     powers = set(known_powers)
     side = Side(player)
     if not spec or not spec.strip():
         raise MalformedInput(f"{where}: empty force; expected e.g. 'aragon:2FA,1L,1M,K2'")
+    if len(spec) > 1000:
+        raise MalformedInput(f"{where}: force SPEC of {len(spec)} characters is too long (at most 1000)")
+    limits = spec_limits()
     for part in spec.split("+"):
         power, sep, items = part.strip().partition(":")
         power = power.strip().lower()
         if not sep or not items.strip():
-            raise MalformedInput(f"{where}: {part.strip()!r} is not POWER:ITEMS (e.g. 'aragon:2FA,1L')")
+            raise MalformedInput(f"{where}: {part.strip()[:60]!r} is not POWER:ITEMS (e.g. 'aragon:2FA,1L')")
         if power not in powers:
-            raise UnknownReference(f"{where}: unknown power {power!r}; known: {', '.join(sorted(powers))}")
+            raise UnknownReference(f"{where}: unknown power {power[:60]!r}; known: {', '.join(sorted(powers))}")
         for raw in items.split(","):
             item = raw.strip().upper()
             if item.startswith("-"):
-                raise MalformedInput(f"{where}: negative count in {raw.strip()!r}")
+                raise MalformedInput(f"{where}: negative count in {raw.strip()[:40]!r}")
             m = _ITEM_RE.match(item)
             if not m:
                 raise MalformedInput(
-                    f"{where}: cannot read {raw.strip()!r}; use a count and a code "
+                    f"{where}: cannot read {raw.strip()[:40]!r}; use a count and a code "
                     f"(FA, L, R, M, F, or markers MA, AMB, ST, CDM) or K<n> for a King"
                 )
             if m.group(3) is not None:
                 if side.king is not None:
                     raise IllegalAction(f"{where}: only one King's military value counts per side", "10.3.2 step 5")
-                side.king = (power, int(m.group(3)))
+                rating = _count(m.group(3), raw, where)
+                if rating > limits["K"]:
+                    raise MalformedInput(f"{where}: King K{rating}: a King is rated 0-{limits['K']} (8.0)")
+                side.king = (power, rating)
                 continue
-            n, code = int(m.group(1)), m.group(2)
+            n, code = _count(m.group(1), raw, where), m.group(2)
             if code in MARKER_NAMES:
-                side.markers[code] = side.markers.get(code, 0) + n
+                side.markers[code] = total = side.markers.get(code, 0) + n
+                if total > limits[code]:
+                    raise MalformedInput(f"{where}: {total} {MARKER_NAMES[code]} markers; the cup holds "
+                                         f"{limits[code]} (stratagems.toml)")
             elif n > 0:
-                side.units[(power, code)] = side.units.get((power, code), 0) + n
+                side.units[(power, code)] = total = side.units.get((power, code), 0) + n
+                if total > limits[code]:
+                    raise MalformedInput(f"{where}: {total} {power} {code}; no power has more than "
+                                         f"{limits[code]} {UNIT_NAMES[code]} counters (units.toml counter mix)")
     if side.count() == 0:
         raise MalformedInput(f"{where}: the force has no units (Kings alone do not fight)")
     if any(code == "M" and p != "aragon" for p, code in side.units):

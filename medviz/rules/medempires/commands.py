@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any
 
-from medviz.engine.errors import MalformedInput
+from medviz.engine.errors import DataError, MalformedInput
+from medviz.engine.files import check_output_path
 
 POLICIES = ("random", "heuristic", "historical")
 
@@ -18,11 +20,29 @@ def _policy(spec: str, side: str, seed: int) -> Any:
     from medviz.engine.policy import RandomPolicy, parse_policy
     from medviz.rules.medempires.ruleset import RULESET
 
+    flag = f"--player-{side.lower()}"
+    name = spec.partition(":")[0]
+    if name not in POLICIES:
+        raise MalformedInput(f"{flag} {spec[:60]!r}: a whole game's player is random[:SEED], heuristic or historical"
+                             + (" (doctrine plays single battles: medviz battle)" if name == "doctrine" else ""))
+    if name != "random" and spec != name:
+        raise MalformedInput(f"{flag} {spec[:60]!r}: {name} takes no ':' setting")
+    if name == "random" and spec != "random" and not re.fullmatch(r"random:[0-9]{1,18}", spec):
+        raise MalformedInput(f"{flag} {spec[:60]!r}: the seed after 'random:' is a whole number of at most 18 digits")
     if spec == "random":
         return RandomPolicy(seed * 2 + (0 if side == "A" else 1))
     if spec == "historical" and "historical" not in RULESET.policies:
         raise MalformedInput("player policy 'historical' is not available")
     return parse_policy(spec, RULESET.policies)
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number 0 .. 2**63-1 (it is kept in the history's JSON)."""
+    from medviz.cli import SEED_MAX
+
+    if not re.fullmatch(r"\s*[+-]?[0-9]{1,19}\s*", text) or abs(int(text)) > SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number 0..{SEED_MAX}")
+    return int(text)
 
 
 def summary(h: Any) -> dict[str, Any]:
@@ -90,12 +110,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.seed < 0:
         raise MalformedInput(f"--seed must be a whole number >= 0, not {args.seed}")
+    if args.out is not None:
+        check_output_path(args.out, "--out")
+    args.all_problems_hint = _check_data_hint(args)
     options: dict[str, Any] = {name: True for name in (args.option or [])}
     options.update(override_options(map_file=args.map, data_file=args.data))
     parse_options(args.scenario, options)  # checks switches and override files before playing
     players = {"A": _policy(args.player_a, "A", args.seed), "B": _policy(args.player_b, "B", args.seed)}
     h = play(RULESET, args.scenario, options, seed=args.seed, players=players)
-    if args.out:
+    if args.out is not None:
         h.save(args.out)
     info: dict[str, Any] = summary(h)
     if args.json:
@@ -128,7 +151,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         print("Kings who died: none")
     print("Popes who died: " + (", ".join(f"GT{t}" for t in info["popes_died"]) or "none"))
-    if args.out:
+    if args.out is not None:
         print(f"History written to {args.out} ({info['events']} events)")
     return 0
 
@@ -138,7 +161,8 @@ def cmd_areas(args: argparse.Namespace) -> int:
     from medviz.rules.medempires.game.setup import data_for_options, override_options
     from medviz.rules.medempires.game.state import shipped_data
 
-    pair = data_for_options("areas", override_options(map_file=args.map)) if args.map else None
+    args.all_problems_hint = _check_data_hint(args)
+    pair = data_for_options("areas", override_options(map_file=args.map)) if args.map is not None else None
     m = (pair or shipped_data()).game_map
     rows: list[dict[str, Any]] = []
     for a in sorted(m.areas.values(), key=lambda x: (x.kind, x.id)):
@@ -158,6 +182,29 @@ def cmd_areas(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_data_hint(args: argparse.Namespace) -> str:
+    """How to list every problem of the override files the command was given (for one-line errors)."""
+    files = [f"--{k} {getattr(args, k)}" for k in ("map", "data") if getattr(args, k, None) is not None]
+    return f"medviz check-data {' '.join(files)} lists them all" if files else ""
+
+
+def cmd_check_data(args: argparse.Namespace) -> int:
+    """Check override files as ``play`` would; print every problem, one a line (exit 2 if any)."""
+    from medviz.rules.medempires.game.setup import data_for_options, override_options
+
+    if args.map is None and args.data is None:
+        raise MalformedInput("check-data: give --map FILE and/or --data FILE")
+    try:
+        data_for_options("check-data", override_options(map_file=args.map, data_file=args.data))
+    except DataError as exc:
+        print(str(exc).splitlines()[0])
+        for problem in exc.problems:
+            print(f"  - {problem}")
+        return 2
+    print(f"{' and '.join(str(f) for f in (args.map, args.data) if f is not None)}: no problems")
+    return 0
+
+
 def register(sub: Any) -> None:
     """Add ``play`` and ``areas`` to the ``medviz`` command."""
     p = sub.add_parser("play", help="play a whole game of Mediterranean Empires",
@@ -168,7 +215,7 @@ def register(sub: Any) -> None:
                                    "  medviz branch game.json --roll GT1/ops-A/force-1/ops --value 12",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", choices=["standard", "vespers-1282"], help="the scenario (4.0 or 13.0)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the natural dice and draws (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the natural dice and draws (default 0)")
     p.add_argument("--player-a", default="heuristic", metavar="POLICY",
                    help="random[:SEED] | heuristic | historical (default heuristic)")
     p.add_argument("--player-b", default="heuristic", metavar="POLICY",
@@ -196,5 +243,14 @@ def register(sub: Any) -> None:
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=cmd_areas)
 
+    c = sub.add_parser("check-data", help="check map / game-data override files and list every problem",
+                       description="Check override files exactly as `medviz play` loads them and list every "
+                                   "problem, one a line (exit 2 if there is any).\n"
+                                   "  medviz check-data --map my-map.toml --data my-counters.toml",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("--map", metavar="FILE", help="a map override file")
+    c.add_argument("--data", metavar="FILE", help="a game-data override file")
+    c.set_defaults(func=cmd_check_data)
 
-__all__ = ["POLICIES", "cmd_areas", "cmd_play", "register", "summary"]
+
+__all__ = ["POLICIES", "cmd_areas", "cmd_check_data", "cmd_play", "register", "summary"]

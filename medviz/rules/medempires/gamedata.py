@@ -20,7 +20,16 @@ from types import MappingProxyType
 from typing import Any
 
 from medviz.engine.errors import DataError, MalformedInput
-from medviz.rules.datafiles import PROVENANCE_KEYS, has_provenance, load_toml, merge_by_id
+from medviz.rules.datafiles import (
+    MAX_OVERRIDE_BYTES,
+    PROVENANCE_KEYS,
+    Field,
+    entry_problems,
+    has_provenance,
+    load_toml,
+    merge_by_id,
+    table_problems,
+)
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -63,6 +72,75 @@ STRATAGEM_KINDS = (
 DIPLOMACY_COLUMNS = {"rebellion": "rebellion", "vassalage": "vassalage", "diplomacy": "alliance"}
 VICTORY_KINDS = ("vp_margin", "vespers")
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+# --------------------------------------------------------------------------------------------
+# The schema of every table: types and ranges from the rules (validate_game_data checks meaning)
+# --------------------------------------------------------------------------------------------
+#: A unit count: at most the counter sheet's 176 counters (2.0).
+_COUNT = Field("int", 0, 176, why="the counter sheet has 176 counters, 2.0")
+#: A King's rating (8.0).
+_RATING = Field("int", 0, 3, why="a King is rated 0-3, 8.0")
+#: Treasury points: the treasury holds at most 10 TP (6.1, operations.toml treasury cap) plus income.
+_TP = Field("int", 0, 99, why="treasury points")
+_SMALL = Field("int", -99, 99, why="a table value")
+_TEXT, _TEXTS, _FLAG = Field("text"), Field("texts", hi=200), Field("bool")
+
+#: Tables the builder keeps as they are (no typed access): the schema checks their types.
+_UNTYPED = frozenset({("politics", "attempt"), ("politics", "modifier"), ("politics", "limit")})
+
+SCHEMA: Mapping[tuple[str, str], Mapping[str, Field]] = MappingProxyType({
+    ("powers", "power"): {
+        "name": _TEXT, "group": _TEXT, "counter_background": _TEXT, "counter_text": _TEXT,
+        "display_colour": _TEXT, "display_accent": _TEXT, "faction_at_start": _TEXT, "status_at_start": _TEXT,
+        "home_areas": _TEXTS, "controlled_at_start": _TEXTS, "deployed_by": _TEXT,
+        "mercenaries_allowed": _FLAG, "fleets_count_double": _FLAG},
+    ("units", "unit_type"): {
+        "name": _TEXT, "domain": _TEXT, "recruit_cost": Field("number", 0, 15, why="TP, 6.2"),
+        "single_purchase_cost": Field("number", 0, 15, why="TP, 6.2"), "counts_double": _TEXTS,
+        "double_for_powers": _TEXTS, "only_powers": _TEXTS},
+    ("units", "counter_mix"): {code: _COUNT for code in ("FA", "L", "R", "M", "F")},
+    ("units", "counter_sheet"): {
+        "total": Field("int", 1, 1000, why="counters on the sheet (176, 2.0)"),
+        "track_markers": Field("int", 0, 1000, why="markers on the sheet")},
+    ("kings", "king"): {
+        "name": _TEXT, "power": _TEXT, "pool": _TEXT, "starting": _FLAG, "diplomacy": _RATING,
+        "military": _RATING, "reign": Field("text", empty=True)},
+    ("stratagems", "stratagem"): {
+        "name": _TEXT, "count": Field("int", 0, 176, why="markers on the 176-counter sheet, 2.0"),
+        "when": _TEXTS, "drawn_effect": _FLAG, "disposition": _TEXT, "summary": _TEXT,
+        "effects": Field("table", values=Field("any"))},
+    ("scenarios", "scenario"): {
+        "name": _TEXT, "game_turns": Field("int", 1, 50, why="game turns"),
+        "turn_years": Field("list", hi=50, values=Field("list", 2, 2, values=Field("int", 1000, 1600, why="a year"))),
+        "setup": _TEXT, "starting_tp": Field("table", keys=("A", "B"), values=_TP),
+        "victory": Field("table", values=Field("any"))},
+    ("scenarios", "option"): {"name": _TEXT, "default": _FLAG, "summary": _TEXT},
+    ("scenarios", "setup"): {
+        "side": _TEXT, "deployed_by": _TEXT, "order": Field("int", 0, 999), "controls": _TEXTS,
+        "land_areas": _TEXTS, "must_occupy": _TEXTS, "king_areas": _TEXTS, "fleet_coasts": _TEXTS,
+        "units": Field("table", keys=UNIT_CODES, values=_COUNT), "marker": _TEXT, "face_down": _FLAG},
+    ("politics", "diplomacy_row"): {
+        "die": Field("int", 0, 12, why="a modified 1d6 row"), "rebellion": _TEXT, "vassalage": _TEXT,
+        "diplomacy": _TEXT},
+    ("politics", "attempt"): {
+        "name": _TEXT, "column": _TEXT, "success": _TEXT, "marker_cost": Field("int", 0, 26),
+        "per_turn": Field("int", 0, 99), "targets": _TEXTS, "summary": _TEXT},
+    ("politics", "modifier"): {
+        "name": _TEXT, "value": Field("int|text", -99, 99), "applies_to": _TEXTS, "once_per_turn": _TEXT,
+        "summary": _TEXT, "max_tp": _TP, "only_target": _TEXT, "only_attempt": _TEXT, "option": _TEXT},
+    ("politics", "limit"): {"value": _SMALL, "summary": _TEXT, "powers": _TEXTS},
+    ("operations", "cost"): {
+        "ops": Field("int", 0, 15, why="a force has at most 15 OPs, 10.0"), "per": _TEXT, "summary": _TEXT,
+        "markers": Field("int", 0, 26)},
+    ("operations", "threshold"): {"value": _SMALL, "summary": _TEXT},
+    ("operations", "recruiting"): {"tp": Field("number", 0, 15, why="TP, 6.2"),
+                                   "single_tp": Field("number", 0, 15, why="TP, 6.2")},
+    ("operations", "treasury"): {"value": _SMALL, "summary": _TEXT},
+    ("deployment", "deployment"): {
+        "scenarios": _TEXTS, "power": _TEXT,
+        "land": Field("table", values=Field("texts", hi=176, choices=UNIT_CODES)),
+        "fleets": Field("list", hi=176, values=Field("table", keys=("sea", "prefer"), values=_TEXT))},
+})
 _ADJACENT = "adjacent:"
 
 
@@ -536,8 +614,11 @@ def apply_override(
             for j, e in enumerate(entries):
                 if not isinstance(e.get("id"), str):
                     problems.append(f"{origin}: [[{stem}.{table}]] entry #{j + 1} has no text 'id'")
-                else:
-                    good.append(e)
+                    continue
+                problems.extend(entry_problems(
+                    e, SCHEMA[(stem, table)], f"{origin}: [[{stem}.{table}]] entry {e['id'][:80]!r}",
+                    noun="unit code" if table == "counter_mix" else "field", top_types=(stem, table) in _UNTYPED))
+                good.append(e)  # merged all the same: the checks of meaning below report the rest
             base = merged[stem].get(table, [])
             merged[stem][table] = merge_by_id(base if isinstance(base, list) else [], good, origin)
     return merged
@@ -853,12 +934,16 @@ def load_game_data(
     """
     raw = load_raw(data_dir)
     problems: list[str] = []
+    for (stem, table), fields in SCHEMA.items():
+        if isinstance(raw.get(stem, {}).get(table), list):
+            problems += table_problems(raw[stem][table], fields, f"{stem}.toml [[{table}]]",
+                                       top_types=(stem, table) in _UNTYPED)
     source = "game data"
     if override is not None:
         if isinstance(override, Mapping):
             where, content = origin or "data override", dict(override)
         else:
-            where, content = origin or str(override), load_toml(override)
+            where, content = origin or str(override), load_toml(override, MAX_OVERRIDE_BYTES)
         source = f"game data with override {where}"
         raw = apply_override(raw, content, where, problems)
     if game_map is None:

@@ -17,12 +17,26 @@ from types import MappingProxyType
 from typing import Any
 
 from medviz.engine.errors import DataError, UnknownReference
-from medviz.rules.datafiles import check_provenance, load_toml, merge_by_id
+from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, Field, check_provenance, load_toml, merge_by_id, table_problems
 
-__all__ = ["Area", "GameMap", "Strait", "MAP_FILE", "load_map", "validate_map", "sea_path_length"]
+__all__ = ["AREA_FIELDS", "Area", "GameMap", "MAP_TABLES", "STRAIT_FIELDS", "Strait", "MAP_FILE", "load_map",
+           "validate_map", "sea_path_length"]
 
 MAP_FILE = Path(__file__).resolve().parent / "data" / "map.toml"
 KINDS = ("land", "sea")
+
+#: What each field of a map entry may hold (shipped file and override files alike).
+AREA_FIELDS: Mapping[str, Field] = MappingProxyType({
+    "name": Field("text"), "label": Field("text"), "kind": Field("text", choices=KINDS),
+    "city": Field("text", empty=True), "city_lon": Field("number", -180, 180, why="a longitude"),
+    "city_lat": Field("number", -90, 90, why="a latitude"),
+    "ports": Field("texts", hi=64), "coasts": Field("texts", hi=64), "neighbours": Field("texts", hi=64),
+    "port_note": Field("text"),
+})
+STRAIT_FIELDS: Mapping[str, Field] = MappingProxyType({
+    "name": Field("text"), "between": Field("texts", lo=2, hi=2),
+})
+MAP_TABLES: Mapping[str, Mapping[str, Field]] = MappingProxyType({"area": AREA_FIELDS, "strait": STRAIT_FIELDS})
 
 #: The 47 land areas of the game (rules 3.x and the gazetteer); their ids are fixed.
 LAND_IDS = frozenset(
@@ -153,7 +167,7 @@ def override_shape_problems(user: Mapping[str, Any], origin: str) -> list[str]:
     """Problems with the layout of a map override: only ``[[area]]`` and ``[[strait]]`` tables."""
     problems: list[str] = []
     for key, value in user.items():
-        if key not in ("area", "strait"):
+        if key not in MAP_TABLES:
             problems.append(f"{origin}: unknown table {key!r} (a map override has [[area]] and [[strait]])")
         elif not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
             problems.append(f"{origin}: {key!r} must be an array of tables [[{key}]]")
@@ -161,6 +175,7 @@ def override_shape_problems(user: Mapping[str, Any], origin: str) -> list[str]:
             for j, e in enumerate(value):
                 if not isinstance(e.get("id"), str):
                     problems.append(f"{origin}: [[{key}]] entry #{j + 1} has no text 'id'")
+            problems += table_problems(value, MAP_TABLES[key], f"{origin}: [[{key}]]")
     return problems
 
 
@@ -176,11 +191,13 @@ def load_map(override: str | Path | Mapping[str, Any] | None = None, *, origin: 
     problems: list[str] = []
     check_provenance(areas_raw, "map.toml [[area]]", problems)
     check_provenance(straits_raw, "map.toml [[strait]]", problems)
+    problems += table_problems(areas_raw, AREA_FIELDS, "map.toml [[area]]")
+    problems += table_problems(straits_raw, STRAIT_FIELDS, "map.toml [[strait]]")
     if override is not None:
         if isinstance(override, Mapping):
             user, where = dict(override), origin or "map override"
         else:
-            user, where = load_toml(override), origin or str(override)
+            user, where = load_toml(override, MAX_OVERRIDE_BYTES), origin or str(override)
         source = f"{MAP_FILE} + {where}"
         shape = override_shape_problems(user, where)
         if shape:

@@ -71,15 +71,23 @@ class Doctrine:
         for item in filter(None, (s.strip() for s in text.split(","))):
             name, _, raw = item.partition("=")
             if name not in cls.__dataclass_fields__:
-                raise MalformedInput(f"doctrine: unknown setting {name!r}")
+                raise MalformedInput(f"doctrine: unknown setting {name[:40]!r}")
             if name == "table":
                 if raw not in ("best", "field", "raid"):
                     raise MalformedInput(f"doctrine: table must be best, field or raid, not {raw!r}")
                 kwargs[name] = raw
             elif name == "initiative_markers":
+                from medviz.rules.medempires.combat import MARKER_KINDS, spec_limits
+
+                most = sum(spec_limits()[code] for code in MARKER_KINDS)
+                if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) <= most):
+                    raise MalformedInput(f"doctrine: initiative_markers must be a whole number 0..{most} "
+                                         f"(the battle markers in the cup), not {raw[:40]!r}")
                 kwargs[name] = int(raw)
-            else:
+            elif raw.lower() in ("1", "true", "yes", "0", "false", "no"):
                 kwargs[name] = raw.lower() in ("1", "true", "yes")
+            else:
+                raise MalformedInput(f"doctrine: {name} must be true or false, not {raw[:40]!r}")
         return cls(**kwargs)
 
     def describe(self) -> list[str]:

@@ -51,8 +51,8 @@ def new_battle(options: Mapping[str, Any], prefix: str = "battle-1") -> BattleSt
         raise IllegalAction("attacker: a force cannot consist of units of different powers", "10.0")
     kind = combat.battle_kind(att, dfd)
     ops = options.get("ops", 0)
-    if isinstance(ops, bool) or not isinstance(ops, int) or ops < 0:
-        raise MalformedInput(f"battle options: ops must be a whole number >= 0, not {ops!r}")
+    if isinstance(ops, bool) or not isinstance(ops, int) or not 0 <= ops <= combat.OPS_MAX:
+        raise MalformedInput(f"battle options: ops must be a whole number 0..{combat.OPS_MAX} (10.0), not {ops!r}")
     city = bool(options.get("city", False))
     if city and kind == "sea":
         raise MalformedInput("battle options: a naval battle is fought in a sea area, which has no city")

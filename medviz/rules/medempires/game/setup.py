@@ -2,14 +2,17 @@
 counter as decisions (3.0-3.3.1, ``game/deploy.py``).
 
 Options may carry a user's map / game-data override files (``map_override``, ``data_override``:
-their parsed content, so a saved history replays anywhere); ``data_for_options`` builds the map
-and data they make, once per content, and the game's state keeps them (``GameState.data_pair``).
+``{"file": base name, "sha256": hash of the canonical content, "content": parsed TOML}``, so a
+saved history replays anywhere and the same game gives the same bytes whatever path the file was
+given by); ``data_for_options`` builds the map and data they make, once per content, and the
+game's state keeps them (``GameState.data_pair``). Histories saved before the hash (whose
+``file`` is the path as given) still load: they replay from the content.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,7 @@ from typing import Any
 from medviz.engine.errors import DataError, MalformedInput
 from medviz.engine.events import thaw
 from medviz.engine.game import Task
-from medviz.rules.datafiles import has_provenance, load_toml
+from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, has_provenance, load_toml, plain_value_problems
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     DataPair,
@@ -39,18 +42,25 @@ _PAIRS: dict[str, DataPair] = {}
 _PAIRS_MAX = 16
 
 
-def read_override(path: str | Path) -> dict[str, Any]:
-    """An override file as an option value: ``{"file": name, "content": parsed TOML}``.
+def content_sha256(content: Mapping[str, Any]) -> str:
+    """The SHA-256 of an override's canonical JSON (sorted keys, no spaces, UTF-8)."""
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    A missing file or bad TOML is ``MalformedInput`` naming the file; dates and times (which a
-    history's JSON cannot keep) are refused naming the entry.
+
+def read_override(path: str | Path) -> dict[str, Any]:
+    """An override file as an option value: ``{"file": base name, "sha256": hash, "content": parsed TOML}``.
+
+    A missing, non-regular or too large file (over 1 MB) or bad TOML is ``MalformedInput`` naming
+    the file; values a history's JSON cannot keep (dates, huge integers, deep nesting) are
+    refused naming the entry. Only the base name is kept, so the history does not depend on
+    where the file was.
     """
-    content = load_toml(path)
-    problems: list[str] = []
-    _json_problems(content, str(path), problems)
+    content = load_toml(path, MAX_OVERRIDE_BYTES)
+    problems = _json_problems(content, Path(path).name)
     if problems:
-        raise DataError(problems, source=str(path))
-    return {"file": str(path), "content": content}
+        raise DataError(problems, source=Path(path).name)
+    return {"file": Path(path).name, "sha256": content_sha256(content), "content": content}
 
 
 def override_options(map_file: str | Path | None = None, data_file: str | Path | None = None,
@@ -64,42 +74,43 @@ def override_options(map_file: str | Path | None = None, data_file: str | Path |
     return out
 
 
-def _json_problems(value: Any, where: str, problems: list[str]) -> None:
-    """Values a history's JSON cannot keep exactly (dates, times, non-finite numbers)."""
-    if isinstance(value, Mapping):
-        for k, v in value.items():
-            if not isinstance(k, str):
-                problems.append(f"{where}: key {k!r} is not text")
-            name = v.get("id") if isinstance(v, Mapping) and isinstance(v.get("id"), str) else None
-            _json_problems(v, f"{where}: {k}" + (f" {name!r}" if name else ""), problems)
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            name = v.get("id") if isinstance(v, Mapping) and isinstance(v.get("id"), str) else f"#{i + 1}"
-            _json_problems(v, f"{where} entry {name!r}" if isinstance(v, Mapping) else f"{where}[{i}]", problems)
-    elif isinstance(value, float) and not math.isfinite(value):
-        problems.append(f"{where}: {value!r} is not a finite number")
-    elif value is not None and not isinstance(value, (str, int, float, bool)):
-        problems.append(f"{where}: a {type(value).__name__} value cannot be kept in a history (use text)")
+def _json_problems(value: Any, where: str) -> list[str]:
+    """Values a history's JSON cannot keep exactly (dates, times, non-finite or huge numbers, deep nesting)."""
+    return plain_value_problems(value, where)
 
 
 def _override_value(scenario: str, name: str, value: Any) -> tuple[str, dict[str, Any]]:
     """The (file name, content) of an override option, or ``MalformedInput`` saying what is wrong."""
+    if isinstance(value, Mapping) and isinstance(value.get("content"), Mapping):  # bounded before any recursion
+        origin = str(value.get("file") or name)[:200]
+        problems = _json_problems(value["content"], origin)
+        if problems:
+            raise DataError(problems, source=origin)
     value = thaw(value)
     if isinstance(value, (str, Path)):
         raise MalformedInput(
             f"{scenario}: option {name!r} must hold the file's content, not its name {str(value)!r}; "
             f"build the options with override_options(map_file=..., data_file=...)")
     if not isinstance(value, dict) or not isinstance(value.get("content"), dict) \
-            or not isinstance(value.get("file", ""), str) or set(value) - {"file", "content"}:
+            or not isinstance(value.get("file", ""), str) or not isinstance(value.get("sha256", ""), str) \
+            or set(value) - {"file", "sha256", "content"}:
         raise MalformedInput(
-            f"{scenario}: option {name!r} must be {{'file': name, 'content': parsed TOML}} "
+            f"{scenario}: option {name!r} must be {{'file': name, 'sha256': hash, 'content': parsed TOML}} "
             f"(see override_options), not {type(value).__name__}")
-    origin = str(value.get("file") or name)
-    problems: list[str] = []
-    _json_problems(value["content"], origin, problems)
+    origin = str(value.get("file") or name)[:200]
+    problems = _json_problems(value["content"], origin)
     if problems:
         raise DataError(problems, source=origin)
     return origin, value["content"]
+
+
+def _check_hashes(scenario: str, given: Mapping[str, Any]) -> None:
+    """An override whose content no longer matches its ``sha256`` (an edited history) is refused."""
+    for name, value in given.items():
+        value = thaw(value)
+        if "sha256" in value and value["sha256"] != content_sha256(value["content"]):
+            raise MalformedInput(f"{scenario}: option {name!r}: the content of {str(value.get('file'))[:200]} "
+                                 f"does not match its sha256 (the history was edited); re-run the game with the file")
 
 
 def _provenance_problems(name: str, content: Mapping[str, Any], origin: str) -> list[str]:
@@ -138,6 +149,7 @@ def data_for_options(scenario: str, options: Mapping[str, Any] | None) -> DataPa
     key = json.dumps({k: [o, c] for k, (o, c) in parsed.items()}, sort_keys=True, ensure_ascii=False)
     pair = _PAIRS.get(key)
     if pair is not None:
+        _check_hashes(scenario, given)
         return pair
     problems: list[str] = []
     for k, (origin, content) in parsed.items():
@@ -165,6 +177,7 @@ def data_for_options(scenario: str, options: Mapping[str, Any] | None) -> DataPa
         else:
             where = f"map override {map_origin}: the shipped game data does not fit this map"
         raise DataError(exc.problems, source=where) from None
+    _check_hashes(scenario, given)
     pair = DataPair(m, d, " + ".join(o for o, _ in parsed.values()), key)
     if len(_PAIRS) >= _PAIRS_MAX:
         _PAIRS.pop(next(iter(_PAIRS)))
