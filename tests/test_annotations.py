@@ -309,7 +309,7 @@ def test_huge_or_odd_numbers_in_anchors_get_a_short_message(value: str, shown: s
     assert problem.endswith(shown) and len(problem) < 160
 
 
-WRONG = ["1", "true", "1.5", '"x"', "1282-03-30", "[1]", "{a = 1}", "[[[1]]]"]
+WRONG = ["1", "true", "1.5", '"x"', "1282-03-30", "[1]", "{a = 1}", "[[[1]]]", "0x" + "f" * 5000]
 #: Values of WRONG that have the right type at a key.
 RIGHT_TYPE = {"version": {"1"}, "title": {'"x"'}, "note": {"[1]", "[[[1]]]"}, "note[1]": {"{a = 1}"},
               "anchor": {"{a = 1}"}, "anchor.event": {"1"}, "anchor.turn": {"1"}, "anchor.phase": {'"x"'},
@@ -376,3 +376,8 @@ def test_cli_export_refuses_a_malformed_annotation_file_on_one_line(
     err = capsys.readouterr().err
     assert rc == 2 and not out.exists()
     assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
+
+
+def test_a_lone_surrogate_in_a_python_string_is_refused_naming_the_line() -> None:
+    with pytest.raises(MalformedInput, match=r"s.toml: not valid for medviz: a lone surrogate '\\ud800' \(line 4\)"):
+        parse_annotations(note("{event = 0}", text="a \ud800 b"), "s.toml")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fuzzing import fuzz
@@ -167,6 +167,7 @@ def test_the_dumper_round_trips_the_corpus() -> None:
 
 @fuzz
 @given(path=st.sampled_from(PATHS), value=st.one_of(VALUES, SCALARS, DEEP))
+@example(path=("note", 0, "kind"), value="0x" + "f" * 3572)  # found by the long run: str() of a huge kind
 def test_a_value_of_any_type_at_any_key_path_loads_or_is_refused(path: tuple[Any, ...], value: str) -> None:
     loads_or_refuses(dump(swap(VESPERS_DOC, path, value)))
 
@@ -194,6 +195,7 @@ TOKENS = st.one_of(
 
 
 @fuzz
+@example(edits=[(562, 0, "\ud800")])  # found by the long run: a lone surrogate reached nh3
 @given(edits=st.lists(st.tuples(st.integers(0, len(VESPERS)), st.integers(0, 40), TOKENS), min_size=1, max_size=4))
 def test_random_insertions_and_deletions(edits: list[tuple[int, int, str]]) -> None:
     text = VESPERS

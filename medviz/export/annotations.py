@@ -222,6 +222,12 @@ def parse_annotations(text: str, source: str = "annotations", history: Any = Non
 
 def _toml(text: str, source: str) -> dict[str, Any]:
     """``tomllib.loads``, total: every failure is a one-line ``MalformedInput`` naming the place."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: only a str made in Python has one, never a file
+        line = text.count("\n", 0, exc.start) + 1
+        raise MalformedInput(f"{source}: not valid for medviz: a lone surrogate {text[exc.start]!r} "
+                             f"(line {line}), not Unicode text") from None
     deep = _too_deep(text)
     if deep is not None:
         raise MalformedInput(f"{source}: not valid for medviz: arrays or inline tables nested more than "
@@ -341,7 +347,7 @@ def _parse_note(number: int, entry: Mapping[str, Any], problems: list[str]) -> N
     # Even a note with other problems goes on to anchor resolution, so every problem is reported.
     ok = len(problems) == start
     text = text if isinstance(text, str) else ""
-    return Note(number, title.strip() if isinstance(title, str) else "", str(kind), text,
+    return Note(number, title.strip() if isinstance(title, str) else "", kind if isinstance(kind, str) else "", text,
                 render_markdown(text) if ok else "", anchor,
                 date.strip() if isinstance(date, str) else None,
                 source.strip() if isinstance(source, str) else None)
