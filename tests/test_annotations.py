@@ -75,7 +75,7 @@ def test_every_problem_is_reported_at_once(battle: History) -> None:
     assert problems[0] == "note 1: unknown field 'colour' (known: anchor, title, date, kind, source, text)"
     assert any(p.startswith("note 2: roll 'battle-1/combat-1/initiative/attackr' never happens")
                and "did you mean battle-1/combat-1/initiative/attacker" in p for p in problems)
-    assert "note 3: kind 'fiction' is not one of history, game, what-if" in problems
+    assert "note 3: kind must be one of history, game, what-if, not 'fiction'" in problems
     assert any(p.startswith("note 3: decision 'nope' never happens") for p in problems)
     assert "note 4: event 999 is outside this history (0..21)" in problems
     assert "note 5: 'title' is required (a line of text)" in problems
@@ -108,12 +108,16 @@ def test_without_a_history_phases_are_checked_against_the_game(tmp_path: Path) -
     ("{}", "empty anchor"),
     ('{event = 2, phase = "politics"}', "anchor mixes event and phase"),
     ('{event = 1, roll = "x"}', "anchor mixes event and roll"),
-    ("{event = -1}", "anchor event -1 must be an event number >= 0"),
-    ("{event = true}", "anchor event True must be an event number >= 0"),
-    ("{turn = 0}", "anchor turn 0 must be a turn number >= 1"),
-    ('{roll = ""}', "anchor roll '' must be a non-empty id"),
+    ("{event = -1}", "anchor.event must be an event number from 0 to 999999999, not -1"),
+    ("{event = true}", "anchor.event must be an event number from 0 to 999999999, not True"),
+    ("{event = 1.0}", "anchor.event must be an event number from 0 to 999999999, not 1.0"),
+    ("{event = 1_000_000_000}", "anchor.event must be an event number from 0 to 999999999, not 1000000000"),
+    ("{turn = 0}", "anchor.turn must be a turn number from 1 to 999999999, not 0"),
+    ('{turn = "1"}', "anchor.turn must be a turn number from 1 to 999999999, not '1'"),
+    ('{roll = ""}', "anchor.roll must be a non-empty id, not ''"),
+    ("{decision = 7}", "anchor.decision must be a non-empty id, not 7"),
     ('{area = "malta"}', "unknown anchor field 'area'"),
-    ('"turn 1"', "'anchor' must be a table"),
+    ('"turn 1"', "anchor must be a table .*, not 'turn 1'"),
 ])
 def test_bad_anchors(anchor: str, message: str) -> None:
     with pytest.raises(DataError, match=message):
@@ -126,7 +130,7 @@ def test_date_needs_a_year_and_top_level_is_checked() -> None:
     assert err.value.problems == [
         "unknown top-level field 'titel' (known: format, version, title, note)",
         "version 2 is not supported (this medviz reads version 1)",
-        "note 1: date 'Easter Monday' must be text with a year, e.g. \"30 Mar 1282\"",
+        "note 1: date must be text with a year, e.g. \"30 Mar 1282\", not 'Easter Monday'",
     ]
 
 
@@ -254,3 +258,126 @@ def test_safe_markdown_survives_with_safe_links() -> None:
 def test_raw_html_in_a_note_is_shown_as_text(battle: History) -> None:
     a = parse_annotations(note("{event = 0}", text="<b>hi</b> <script>x()</script>"), history=battle)
     assert a.notes[0].html == "<p>&lt;b&gt;hi&lt;/b&gt; &lt;script&gt;x()&lt;/script&gt;</p>\n"
+
+
+# -- loading is total: malformed input is a MedvizError naming the place (issue 17, points 2 and 7) --
+DEEP = 500
+
+
+@pytest.mark.parametrize("value, line", [
+    ("[" * DEEP + "]" * DEEP, 4),  # 500-deep arrays: tomllib itself would raise RecursionError
+    ("{a = " * DEEP + "1" + "}" * DEEP, 4),
+    ('[[1, 2], "x", ' + "[" * 40 + "]" * 40 + "]", 4),
+])
+def test_deep_nesting_is_refused_naming_the_line(value: str, line: int) -> None:
+    text = '[[note]]\nanchor = {event = 0}\ntitle = "T"\ntext = ' + value + "\n"
+    with pytest.raises(MalformedInput) as err:
+        parse_annotations(text, "deep.toml")
+    msg = str(err.value)
+    assert msg.startswith("deep.toml: ") and f"nested more than 32 deep (line {line})" in msg
+    assert "\n" not in msg
+
+
+def test_nesting_inside_strings_and_comments_does_not_count() -> None:
+    brackets = "[" * 100
+    text = (f'# {brackets}\ntitle = "{brackets}"\n[[note]]\nanchor = {{event = 0}}\ntitle = \'{brackets}\'\n'
+            f'text = """\nx = {brackets} \\""" still text\n"""\n')
+    notes = parse_annotations(text, "ok.toml")
+    assert notes.title == brackets and notes.notes[0].title == brackets
+
+
+def test_an_integer_of_5000_digits_is_refused_naming_the_line() -> None:
+    text = '[[note]]\ntitle = "T"\ntext = "x"\nanchor = {event = ' + "9" * 5000 + "}\n"
+    with pytest.raises(MalformedInput) as err:
+        parse_annotations(text, "huge.toml")
+    assert str(err.value) == "huge.toml: not valid for medviz: an integer with more than 4300 digits (line 4)"
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("0x" + "f" * 5000, "not an integer of about 6021 digits"),  # hex has no digit limit in Python
+    ("1e400", "not inf"),
+    ("nan", "not nan"),
+    ("1979-05-27T07:32:00Z", "not a TOML datetime 1979-05-27T07:32:00+00:00"),
+    ("[" * 20 + "]" * 20, "not an array [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]"),
+    ('"' + "x" * 5000 + '"', "not '" + "x" * 56 + "..."),
+])
+def test_huge_or_odd_numbers_in_anchors_get_a_short_message(value: str, shown: str) -> None:
+    with pytest.raises(DataError) as err:
+        parse_annotations(note(f"{{event = {value}}}"), "odd.toml")
+    [problem] = err.value.problems
+    assert problem.startswith("note 1: anchor.event must be an event number from 0 to 999999999, ")
+    assert problem.endswith(shown) and len(problem) < 160
+
+
+WRONG = ["1", "true", "1.5", '"x"', "1282-03-30", "[1]", "{a = 1}", "[[[1]]]", "0x" + "f" * 5000]
+#: Values of WRONG that have the right type at a key.
+RIGHT_TYPE = {"version": {"1"}, "title": {'"x"'}, "note": {"[1]", "[[[1]]]"}, "note[1]": {"{a = 1}"},
+              "anchor": {"{a = 1}"}, "anchor.event": {"1"}, "anchor.turn": {"1"}, "anchor.phase": {'"x"'},
+              "anchor.roll": {'"x"'}, "anchor.decision": {'"x"'}, "note.title": {'"x"'}, "note.text": {'"x"'},
+              "note.source": {'"x"'}}
+
+
+@pytest.mark.parametrize("where, expected", [
+    ("format", "format is"), ("version", "version"), ("title", "top-level 'title' must be text"),
+    ("note", "'note' must be a list of [[note]] tables"), ("note[1]", "note 1: must be a [[note]] table"),
+    ("anchor", "note 1: anchor must be a table"), ("anchor.event", "note 1: anchor.event must be"),
+    ("anchor.turn", "note 1: anchor.turn must be"), ("anchor.phase", "note 1: anchor.phase must be"),
+    ("anchor.roll", "note 1: anchor.roll must be"), ("anchor.decision", "note 1: anchor.decision must be"),
+    ("note.title", "note 1: title must be a line of text"), ("note.text", "note 1: text must be markdown"),
+    ("note.kind", "note 1: kind must be one of"), ("note.date", "note 1: date must be text with a year"),
+    ("note.source", "note 1: source must be text"),
+])
+@pytest.mark.parametrize("value", WRONG)
+def test_a_wrong_type_anywhere_names_the_key(where: str, expected: str, value: str) -> None:
+    fields = {"anchor": "{turn = 1}", "title": '"T"', "text": '"x"'}
+    top = ""
+    anchor_key = where.removeprefix("anchor.") if where.startswith("anchor.") else None
+    if anchor_key is not None:
+        fields["anchor"] = f"{{{anchor_key} = {value}}}"
+    elif where == "anchor":
+        fields["anchor"] = value
+    elif where.startswith("note."):
+        fields[where.removeprefix("note.")] = value
+    elif where in ("format", "version", "title"):
+        top = f"{where} = {value}\n"
+    body = "\n".join(f"{k} = {v}" for k, v in fields.items())
+    text = top + f"[[note]]\n{body}\n"
+    if where == "note":
+        text = f"note = {value}\n"
+    elif where == "note[1]":
+        text = f"note = [{value}]\n"
+    if value in RIGHT_TYPE.get(where, ()):
+        return  # a value of the right type here (its own checks are tested above); the others cover the key
+    with pytest.raises(MedvizError) as err:
+        parse_annotations(text, "types.toml")
+    problems = err.value.problems if isinstance(err.value, DataError) else [str(err.value)]
+    assert any(expected in p for p in problems), problems
+    assert all("\n" not in p and len(p) < 400 for p in problems)
+
+
+@pytest.mark.parametrize("content, expected", [
+    ('[[note]]\nanchor = {event = 0}\ntitle = "T"\ntext = ' + "[" * DEEP + "]" * DEEP + "\n",
+     "deep.toml: not valid for medviz: arrays or inline tables nested more than 32 deep (line 4)"),
+    ('[[note]]\nanchor = {event = ' + "9" * 5000 + '}\ntitle = "T"\ntext = "x"\n',
+     "deep.toml: not valid for medviz: an integer with more than 4300 digits (line 2)"),
+    ('[[note]]\nanchor = {event = 0x' + "f" * 5000 + '}\ntitle = 3\ntext = "x"\n',
+     "deep.toml: 2 problem(s): note 1: title must be a line of text, not 3; note 1: anchor.event must be"),
+    ('[[note]]\nanchor = {event = 0', "deep.toml: not valid TOML: "),
+])
+def test_cli_export_refuses_a_malformed_annotation_file_on_one_line(
+        content: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from medviz.cli import main
+
+    notes = tmp_path / "deep.toml"
+    notes.write_text(content, encoding="utf-8")
+    out = tmp_path / "out.html"
+    rc = main(["export", str(ROOT / "examples" / "battle-seed3.json"), "--annotations", str(notes),
+               "--html", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and not out.exists()
+    assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
+
+
+def test_a_lone_surrogate_in_a_python_string_is_refused_naming_the_line() -> None:
+    with pytest.raises(MalformedInput, match=r"s.toml: not valid for medviz: a lone surrogate '\\ud800' \(line 4\)"):
+        parse_annotations(note("{event = 0}", text="a \ud800 b"), "s.toml")

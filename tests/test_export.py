@@ -217,3 +217,65 @@ def test_page_json_has_no_nan_and_cannot_close_its_script() -> None:
     text = export._script_json({"x": [1.0, float("nan"), float("inf")], "t": "</script><!-- &"})
     assert json.loads(text) == {"x": [1.0, None, None], "t": "</script><!-- &"}
     assert "<" not in text and ">" not in text and "&" not in text
+
+
+# -- text from data is plain text in the page's figure (issue 17.5) -----------------------------
+HOSTILE_POWERS = '''[[powers.power]]
+id = "aragon"
+name = '<a href="http://x">A</a>'
+reconstructed = "a hostile name: a link"
+
+[[powers.power]]
+id = "genoa"
+name = '<span style="fill:url(http://x)">G</span>'
+reconstructed = "a hostile name: a style that fetches"
+
+[[scenarios.scenario]]
+id = "vespers-1282"
+game_turns = 1
+turn_years = [[1282, 1290]]
+reconstructed = "a one-turn classroom version"
+'''
+#: The only markup medviz writes into a figure's texts (bold, line breaks, italics, the subtitle's colour).
+OWN_MARKUP = re.compile(r"</?b>|<br>|</?i>|<span style='color:#[0-9a-f]{6}'>|</span>")
+TEXT_PATHS = ("text", "hovertext", "name")
+
+
+def _drawn_texts(obj: Any, key: str = "") -> list[str]:
+    """Strings plotly draws as text (``text``, ``hovertext``, ``name``) anywhere in a figure's JSON."""
+    if isinstance(obj, str):
+        return [obj] if key in TEXT_PATHS else []
+    if isinstance(obj, dict):
+        return [t for k, v in obj.items() if k != "meta" for t in _drawn_texts(v, k)]
+    if isinstance(obj, list):
+        return [t for v in obj for t in _drawn_texts(v, key)]
+    return []
+
+
+def test_hostile_names_of_an_override_game_are_text_in_the_exported_page(tmp_path: Path) -> None:
+    from medviz.engine import play
+    from medviz.rules.medempires.game.players import Heuristic
+    from medviz.rules.medempires.game.setup import override_options
+    from medviz.rules.medempires.ruleset import RULESET
+
+    f = tmp_path / "hostile.toml"
+    f.write_text(HOSTILE_POWERS, encoding="utf-8")
+    history = play(RULESET, "vespers-1282", override_options(data_file=f), seed=1,
+                   players={"A": Heuristic(), "B": Heuristic()})
+    page = export.build_page(history)
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page)
+    assert csp and "default-src 'none'" in csp.group(1) and "connect-src 'none'" in csp.group(1)
+    assert re.search(r"script-src 'nonce-[\w-]+' 'strict-dynamic'", csp.group(1))
+    data = embedded(page)
+    t = data["timeline"]
+    timeline = export.Timeline(t["figure"], [tuple(c) for c in t["channels"]], t["values"], t["init"], t["steps"])
+    texts = _drawn_texts(t["figure"])
+    for step in range(0, len(t["steps"]), 5):
+        for (trace, path), value in timeline.state(step).items():
+            if trace != export.PANEL and path.rsplit(".", 1)[-1] in TEXT_PATHS:
+                texts += _drawn_texts(value, "text")
+    assert texts and [x for x in texts if "<" in OWN_MARKUP.sub("", x)] == []
+    joined = "\n".join(texts)
+    assert "&lt;a href=" in joined and "&lt;span style=" in joined  # in the panel, legend and Genoa's hovers
+    # The page's own panel and log use textContent: there the name stays the characters it is made of.
+    assert any('<a href="http://x">A</a>' in line for line in data["log"])

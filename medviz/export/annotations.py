@@ -20,11 +20,17 @@ Where a note shows (decided here, documented in docs/annotations.md):
 
 Notes are untrusted: their markdown is rendered with raw HTML disabled and sanitized
 (:mod:`medviz.export.sanitize`); titles, dates and sources are plain text.
+
+Loading is total: any text gives either ``Annotations`` or a ``MedvizError`` whose message names
+the file, the place in it (a line for TOML syntax; the note and key, e.g. ``note 3: anchor.event``,
+for a value) and what is wrong. Nothing else escapes: not tomllib's ``RecursionError`` on deeply
+nested arrays, nor the ``ValueError`` of a 5,000-digit integer. Values are quoted shortened.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -45,6 +51,30 @@ TOP_FIELDS = ("format", "version", "title", "note")
 FORMAT = "medviz-annotations"
 VERSION = 1
 _YEAR = re.compile(r"\b\d{3,4}\b")
+#: Arrays and inline tables may nest this deep (a note needs two levels; tomllib recurses per level).
+MAX_NESTING = 32
+#: The largest event or turn number an anchor may give (a history is far shorter).
+MAX_NUMBER = 10**9 - 1
+#: Characters of a user's value quoted in a message.
+SHOWN_CHARS = 60
+_TYPE_WORDS = {bool: "true/false", int: "an integer", float: "a number", str: "text", list: "an array",
+               dict: "a table"}
+
+
+def _show(value: Any) -> str:
+    """A user's value for a message: its type, and its repr cut short (safe for any size or depth)."""
+    kind = next((w for t, w in _TYPE_WORDS.items() if type(value) is t), type(value).__name__)
+    if hasattr(value, "isoformat"):  # TOML dates and times
+        return f"a TOML {kind} {value.isoformat()}"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"{kind} of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a huge integer deep inside, or nesting
+        return kind
+    if len(text) > SHOWN_CHARS:
+        text = text[: SHOWN_CHARS - 3] + "..."
+    return text if isinstance(value, (str, bool, int, float)) else f"{kind} {text}"
 
 
 def _default_phases() -> tuple[str, ...]:
@@ -155,27 +185,29 @@ def load_annotations(path: str | Path, history: Any = None) -> Annotations:
 
 def parse_annotations(text: str, source: str = "annotations", history: Any = None) -> Annotations:
     """Parse annotation TOML text (see :func:`load_annotations`)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise MalformedInput(f"{source}: not valid TOML: {exc}") from None
+    data = _toml(text, source)
     problems: list[str] = []
     for key in data:
         if key not in TOP_FIELDS:
-            problems.append(f"unknown top-level field {key!r} (known: {', '.join(TOP_FIELDS)})")
+            problems.append(f"unknown top-level field {_show(key)} (known: {', '.join(TOP_FIELDS)})")
     if "format" in data and data["format"] != FORMAT:
-        problems.append(f"format is {data['format']!r}, expected {FORMAT!r}")
-    if "version" in data and data["version"] != VERSION:
-        problems.append(f"version {data['version']!r} is not supported (this medviz reads version {VERSION})")
+        problems.append(f"format is {_show(data['format'])}, expected {FORMAT!r}")
+    if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):
+        problems.append(f"version {_show(data['version'])} is not supported (this medviz reads version {VERSION})")
     title = data.get("title")
     if title is not None and not isinstance(title, str):
-        problems.append("top-level 'title' must be text")
+        problems.append(f"top-level 'title' must be text, not {_show(title)}")
         title = None
     raw = data.get("note", [])
-    if not isinstance(raw, list) or not all(isinstance(n, Mapping) for n in raw):
-        problems.append("'note' must be a list of [[note]] tables")
+    if not isinstance(raw, list):
+        problems.append(f"'note' must be a list of [[note]] tables, not {_show(raw)}")
         raw = []
-    notes = [n for i, entry in enumerate(raw, start=1) if (n := _parse_note(i, entry, problems)) is not None]
+    for i, entry in enumerate(raw, start=1):
+        if not isinstance(entry, Mapping):
+            problems.append(f"note {i}: must be a [[note]] table, not {_show(entry)}")
+    raw = [n if isinstance(n, Mapping) else None for n in raw]
+    notes = [n for i, entry in enumerate(raw, start=1)
+             if entry is not None and (n := _parse_note(i, entry, problems)) is not None]
     if history is None:
         known = _default_phases()
         for n in notes:
@@ -186,6 +218,93 @@ def parse_annotations(text: str, source: str = "annotations", history: Any = Non
     if problems:
         raise DataError(_by_note(problems), source)
     return Annotations(tuple(notes), source, title, bound=history is not None)
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
+    """``tomllib.loads``, total: every failure is a one-line ``MalformedInput`` naming the place."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: only a str made in Python has one, never a file
+        line = text.count("\n", 0, exc.start) + 1
+        raise MalformedInput(f"{source}: not valid for medviz: a lone surrogate {text[exc.start]!r} "
+                             f"(line {line}), not Unicode text") from None
+    deep = _too_deep(text)
+    if deep is not None:
+        raise MalformedInput(f"{source}: not valid for medviz: arrays or inline tables nested more than "
+                             f"{MAX_NESTING} deep (line {deep})")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MalformedInput(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:  # nesting the scan above missed (brackets inside odd strings)
+        raise MalformedInput(f"{source}: not valid for medviz: arrays or inline tables nested too deeply") from None
+    except ValueError:  # int("9" * 5000): Python's limit on the digits of an integer
+        raise MalformedInput(f"{source}: not valid for medviz: an integer with more than "
+                             f"{sys.get_int_max_str_digits()} digits{_line_of(text, _LONG_NUMBER)}") from None
+
+
+_LONG_NUMBER = re.compile(r"[0-9_]{200,}")
+
+
+def _line_of(text: str, pattern: re.Pattern[str]) -> str:
+    """`` (line N)`` for the first match of ``pattern`` in ``text``, else nothing."""
+    m = pattern.search(text)
+    return f" (line {text.count(chr(10), 0, m.start()) + 1})" if m else ""
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where arrays/inline tables first nest deeper than ``MAX_NESTING``, else None.
+
+    A small scanner that skips strings and comments; table headers (``[[note]]``) are at depth 0
+    and never count, since their brackets close on the same line.
+    """
+    depth, line, i, n = 0, 1, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif c in "\"'":
+            triple = text.startswith(c * 3, i)
+            end = _string_end(text, i + (3 if triple else 1), c, triple)
+            line += text.count("\n", i, end)
+            i = end
+            continue
+        elif c in "[{" and (depth > 0 or _after_equals(text, i)):
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif c in "]}" and depth > 0:
+            depth -= 1
+        i += 1
+    return None
+
+
+def _after_equals(text: str, i: int) -> bool:
+    """True when the bracket at ``i`` opens a value (``key = [``), not a table header."""
+    j = i - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j >= 0 and text[j] == "="
+
+
+def _string_end(text: str, i: int, quote: str, triple: bool) -> int:
+    """Index just past the string starting before ``i`` (or the end of text, or of the line)."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and quote == '"':
+            i += 2
+            continue
+        if triple and text.startswith(quote * 3, i):
+            return i + 3
+        if not triple and (c == quote or c == "\n"):
+            return i + 1
+        i += 1
+    return n
 
 
 def _by_note(problems: list[str]) -> list[str]:
@@ -202,29 +321,33 @@ def _parse_note(number: int, entry: Mapping[str, Any], problems: list[str]) -> N
     start = len(problems)
     for key in entry:
         if key not in NOTE_FIELDS:
-            problems.append(f"{where}: unknown field {key!r} (known: {', '.join(NOTE_FIELDS)})")
+            problems.append(f"{where}: unknown field {_show(key)} (known: {', '.join(NOTE_FIELDS)})")
     title = entry.get("title")
-    if not isinstance(title, str) or not title.strip():
+    if title is not None and not isinstance(title, str):
+        problems.append(f"{where}: title must be a line of text, not {_show(title)}")
+    elif not isinstance(title, str) or not title.strip():
         problems.append(f"{where}: 'title' is required (a line of text)")
     text = entry.get("text")
-    if not isinstance(text, str) or not text.strip():
+    if text is not None and not isinstance(text, str):
+        problems.append(f"{where}: text must be markdown text, not {_show(text)}")
+    elif not isinstance(text, str) or not text.strip():
         problems.append(f"{where}: 'text' is required (markdown)")
     kind = entry.get("kind", "history")
-    if kind not in KINDS:
-        problems.append(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    if not isinstance(kind, str) or kind not in KINDS:
+        problems.append(f"{where}: kind must be one of {', '.join(KINDS)}, not {_show(kind)}")
     date = entry.get("date")
     if date is not None and (not isinstance(date, str) or not _YEAR.search(date)):
-        problems.append(f"{where}: date {date!r} must be text with a year, e.g. \"30 Mar 1282\"")
+        problems.append(f"{where}: date must be text with a year, e.g. \"30 Mar 1282\", not {_show(date)}")
     source = entry.get("source")
     if source is not None and not isinstance(source, str):
-        problems.append(f"{where}: 'source' must be text")
+        problems.append(f"{where}: source must be text, not {_show(source)}")
     anchor = _parse_anchor(where, entry.get("anchor"), problems)
     if anchor is None:
         return None
     # Even a note with other problems goes on to anchor resolution, so every problem is reported.
     ok = len(problems) == start
     text = text if isinstance(text, str) else ""
-    return Note(number, title.strip() if isinstance(title, str) else "", str(kind), text,
+    return Note(number, title.strip() if isinstance(title, str) else "", kind if isinstance(kind, str) else "", text,
                 render_markdown(text) if ok else "", anchor,
                 date.strip() if isinstance(date, str) else None,
                 source.strip() if isinstance(source, str) else None)
@@ -236,12 +359,12 @@ def _parse_anchor(where: str, raw: Any, problems: list[str]) -> Anchor | None:
         problems.append(f"{where}: 'anchor' is required ({example})")
         return None
     if not isinstance(raw, Mapping):
-        problems.append(f"{where}: 'anchor' must be a table ({example})")
+        problems.append(f"{where}: anchor must be a table ({example}), not {_show(raw)}")
         return None
     n = len(problems)
     for key in raw:
         if key not in ANCHOR_FIELDS:
-            problems.append(f"{where}: unknown anchor field {key!r} (known: {', '.join(ANCHOR_FIELDS)})")
+            problems.append(f"{where}: unknown anchor field {_show(key)} (known: {', '.join(ANCHOR_FIELDS)})")
     points = [k for k in ("event", "roll", "decision") if k in raw]
     spans = [k for k in ("turn", "phase") if k in raw]
     if not points and not spans:
@@ -250,14 +373,14 @@ def _parse_anchor(where: str, raw: Any, problems: list[str]) -> Anchor | None:
         problems.append(f"{where}: anchor mixes {' and '.join(points + spans)}; give one of event, roll, "
                         "decision, or a turn and/or phase")
     ev = raw.get("event")
-    if "event" in raw and (isinstance(ev, bool) or not isinstance(ev, int) or ev < 0):
-        problems.append(f"{where}: anchor event {ev!r} must be an event number >= 0")
+    if "event" in raw and (type(ev) is not int or not 0 <= ev <= MAX_NUMBER):
+        problems.append(f"{where}: anchor.event must be an event number from 0 to {MAX_NUMBER}, not {_show(ev)}")
     for key in ("roll", "decision", "phase"):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
-            problems.append(f"{where}: anchor {key} {raw[key]!r} must be a non-empty id")
+            problems.append(f"{where}: anchor.{key} must be a non-empty id, not {_show(raw[key])}")
     turn = raw.get("turn")
-    if "turn" in raw and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
-        problems.append(f"{where}: anchor turn {turn!r} must be a turn number >= 1")
+    if "turn" in raw and (type(turn) is not int or not 1 <= turn <= MAX_NUMBER):
+        problems.append(f"{where}: anchor.turn must be a turn number from 1 to {MAX_NUMBER}, not {_show(turn)}")
     if len(problems) > n:
         return None
     return Anchor(**{k: raw[k] for k in ANCHOR_FIELDS if k in raw})
@@ -268,7 +391,7 @@ def _unknown_phase(number: int, phase: str, known: Sequence[str]) -> str:
 
     close = difflib.get_close_matches(phase, list(known), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"note {number}: unknown phase {phase!r} (known: {', '.join(known)}){hint}"
+    return f"note {number}: unknown phase {_show(phase)} (known: {', '.join(known)}){hint}"
 
 
 # -- resolving in a history -------------------------------------------------------------------
@@ -295,7 +418,7 @@ def _resolve(notes: Sequence[Note], history: Any, problems: list[str]) -> list[N
                 ids = [str(getattr(e, "roll", None) or getattr(e, "draw", "")) for e in history.rolls()]
                 close = difflib.get_close_matches(a.roll, ids, n=2, cutoff=0.5)
                 hint = f"; did you mean {', '.join(close)}?" if close else ""
-                problems.append(f"{where}: roll {a.roll!r} never happens in this history{hint}")
+                problems.append(f"{where}: roll {_show(a.roll)} never happens in this history{hint}")
             else:
                 starts[note.number] = seq
         elif a.decision is not None:
@@ -306,7 +429,7 @@ def _resolve(notes: Sequence[Note], history: Any, problems: list[str]) -> list[N
                 ids = [str(e.decision) for e in history.decisions()]
                 close = difflib.get_close_matches(a.decision, ids, n=2, cutoff=0.5)
                 hint = f"; did you mean {', '.join(close)}?" if close else ""
-                problems.append(f"{where}: decision {a.decision!r} never happens in this history{hint}")
+                problems.append(f"{where}: decision {_show(a.decision)} never happens in this history{hint}")
             else:
                 starts[note.number] = seq
     # Point notes run to the next point note's event, never past the end of their phase.
@@ -342,7 +465,7 @@ def _resolve(notes: Sequence[Note], history: Any, problems: list[str]) -> list[N
             of_turn = [p for p in phases if p.turn == a.turn]
             spans = [(of_turn[0].start, of_turn[-1].end)]
         if not spans:
-            problems.append(f"{where}: phase {a.phase!r} of turn {a.turn} never happens in this history")
+            problems.append(f"{where}: phase {_show(a.phase)} of turn {a.turn} never happens in this history")
             continue
         out.append(replace(note, spans=tuple(spans)))
     return out

@@ -36,6 +36,7 @@ from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
 from medviz.viz.state_map import powers_of, state_map, update_state_map
+from medviz.viz.text import plain
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
 
@@ -314,7 +315,7 @@ def _battle_timeline(history: Any) -> Timeline | None:
         return None
     initial = getattr(battle, "initial", None) or {s: dict(side.units) for s, side in battle.sides.items()}
     keys = sorted({k for units in initial.values() for k in units})
-    labels = [f"{p} {c}" for p, c in keys]
+    labels = [plain(f"{p} {c}") for p, c in keys]  # plotly draws markup: ids are plain text
     fig = go.Figure()
     colours = {"attacker": "#B2182B", "defender": "#1F3F8F"}
     for side in ("attacker", "defender"):

@@ -19,6 +19,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from medviz.viz.text import plain
+
 __all__ = ["MapStyle", "area_colours", "area_traces", "base_map", "DEFAULT_STYLE"]
 
 #: Latitude whose parallel keeps its true length; the map's y axis is stretched by 1/cos of it.
@@ -156,7 +158,7 @@ def base_map(
         xs, ys = _rings(r["geometry"])
         default = {"land": land_c.get(r["id"]), "sea": sea_c.get(r["id"])}.get(kind, style.context_fill)
         border = {"land": style.land_border, "sea": style.sea_border}.get(kind, style.context_border)
-        hover = r["name"] + (f"<br>{_fmt(r.get('city'))}" if _fmt(r.get("city")) else "")
+        hover = plain(r["name"]) + (f"<br>{plain(_fmt(r.get('city')))}" if _fmt(r.get("city")) else "")
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -181,7 +183,7 @@ def base_map(
             ("land", style.land_label, style.land_label_size, False),
         ):
             sel = [r for r in rows if r["kind"] == kind]
-            label = [_wrap(_fmt(r.get("label")) or r["name"]) for r in sel]
+            label = [_wrap(plain(_fmt(r.get("label")) or r["name"])) for r in sel]
             if italic:
                 label = [f"<i>{t}</i>" for t in label]
             fig.add_trace(
@@ -204,12 +206,12 @@ def base_map(
                 x=[float(r["city_lon"]) for r in sel],
                 y=[float(r["city_lat"]) for r in sel],
                 mode="markers+text",
-                text=[r["city"] for r in sel],
+                text=[plain(r["city"]) for r in sel],
                 textposition=[CITY_TEXT_POSITION.get(r["id"], "top center") for r in sel],
                 textfont={"color": style.city_marker, "size": style.city_label_size, "family": style.font_family},
                 marker={"size": 7, "color": style.city_marker, "symbol": "square",
                         "line": {"color": "white", "width": 1}},
-                hovertext=[f"{r['city']} ({r['name']})" for r in sel],
+                hovertext=[f"{plain(r['city'])} ({plain(r['name'])})" for r in sel],
                 hoverinfo="text",
                 name="cities",
                 uid="cities",
@@ -224,7 +226,7 @@ def base_map(
         width=width,
         height=height,
         margin={"l": 4, "r": 4, "t": 40 if title else 4, "b": 4},
-        title={"text": title, "x": 0.5} if title else None,
+        title={"text": plain(title), "x": 0.5} if title else None,
         paper_bgcolor=style.background,
         plot_bgcolor=style.background,
         xaxis={**axis, "range": [x0, x1], "constrain": "domain"},

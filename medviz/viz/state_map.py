@@ -38,6 +38,7 @@ from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.viz import basemap
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz import palette
+from medviz.viz.text import plain
 
 blend = functools.lru_cache(maxsize=4096)(palette.blend)
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
@@ -305,7 +306,7 @@ class Plan:
 def badge_text(stack: Mapping[str, int], king: bool = False) -> str:
     """The text of a unit stack's badge, e.g. ``♛ 2FA 1L`` (units in the order FA L R M F)."""
     parts = [f"{n}{code}" for code in UNIT_ORDER if (n := int(stack.get(code, 0))) > 0]
-    parts += [f"{n}{code}" for code, n in sorted(stack.items()) if code not in UNIT_ORDER and n > 0]
+    parts += [f"{n}{plain(code)}" for code, n in sorted(stack.items()) if code not in UNIT_ORDER and n > 0]
     return "·".join(([CROWN] if king else []) + parts)
 
 
@@ -314,7 +315,7 @@ def _stack_words(stack: Mapping[str, int]) -> str:
     for code in [*UNIT_ORDER, *sorted(c for c in stack if c not in UNIT_ORDER)]:
         n = int(stack.get(code, 0))
         if n > 0:
-            name = UNIT_NAMES.get(code, code)
+            name = UNIT_NAMES.get(code) or plain(code)
             words.append(f"{n} {name if n == 1 or name.endswith('s') else name + 's'}")
     return ", ".join(words)
 
@@ -350,7 +351,7 @@ def _owner_of(area: str, side: str, view: Mapping[str, Any], places: Mapping[str
 def _fill_for(area: str, control: Any, view: Mapping[str, Any], places: Mapping[str, Place],
               style: StateStyle, powers: Powers, friends: Mapping[str, tuple[str, ...]]) -> Fill:
     status = view.get("status") or {}
-    name = places[area].name if area in places else area
+    name = plain(places[area].name if area in places else area)
     if control is None:
         return Fill(style.uncontrolled, hover=f"{name}<br>controlled by neither side")
     if control == "partial":
@@ -366,13 +367,13 @@ def _fill_for(area: str, control: Any, view: Mapping[str, Any], places: Mapping[
         if st.startswith("ally-"):
             fill = blend(colour, style.paper, style.ally_tint)
             return Fill(fill, ".", side_colour(control, status, powers), contrast_text(fill),
-                        f"{name}<br>Player {control} (through its ally {powers[str(owner)].name})")
+                        f"{name}<br>Player {control} (through its ally {plain(powers[str(owner)].name)})")
         fill = blend(colour, style.paper, style.player_tint)
-        who = f" ({held_by.name})" if held_by is not None else ""
+        who = f" ({plain(held_by.name)})" if held_by is not None else ""
         return Fill(fill, label_colour=contrast_text(fill), hover=f"{name}<br>Player {control}{who}")
     power = powers.get(str(control))
     colour = power.colour if power else "#9a9a9a"
-    pname = power.name if power else str(control)
+    pname = plain(power.name if power else control)
     st = str(status.get(str(control), "neutral"))
     if st.startswith("vassal-"):
         side = st[-1]
@@ -443,8 +444,8 @@ def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateSt
         place = places[area]
         for k, p in enumerate(order):
             stack = by_power.get(p) or {}
-            pname = powers[p].name if p in powers else p
-            hover = f"{pname} in {place.name}: {_stack_words(stack) or 'no units'}"
+            pname = plain(powers[p].name if p in powers else p)
+            hover = f"{pname} in {plain(place.name)}: {_stack_words(stack) or 'no units'}"
             if p in with_king:
                 hover += f"; the {pname} King"
             b = out[f"units-{p}" if p in powers else "units-other"]
@@ -461,7 +462,7 @@ def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateSt
         b["y"].append(place.lat)
         b["text"].append(f"<b>{CROSS} Pope</b>")
         b["marker.size"].append(2 * (place.lines * (style.label_size + 2) / 2 + 3))
-        b["hovertext"].append(f"The Pope is in {place.name}")
+        b["hovertext"].append(f"The Pope is in {plain(place.name)}")
     return out
 
 
@@ -486,7 +487,7 @@ def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: State
             uid = f"moves-{side}" if side in SIDES else "moves-other"
             m = moves[uid]
             who = powers[o["power"]].name if o.get("power") in powers else (o.get("power") or "units")
-            words = f"{who}: " + " → ".join(places[a].name for a in path)
+            words = f"{plain(who)}: " + " → ".join(plain(places[a].name) for a in path)
             for j, a in enumerate(path):
                 m["x"].append(places[a].lon)
                 m["y"].append(places[a].lat)
@@ -505,15 +506,15 @@ def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: State
             winner = o.get("winner")
             wside = o.get("winner_side") or (o.get("sides") or {}).get(winner) if winner else None
             colour = side_colour(wside, status, powers) if wside in SIDES else "#4a4a4a"
-            result = o.get("result") or ""
+            result = plain(o.get("result") or "")
             battles["x"].append(place.lon)
             battles["y"].append(place.lat + (place.lines * (style.label_size + 2) / 2 + 14) * dy)
             battles["text"].append(f"<b>{SWORDS} {result}</b>".strip())
             battles["color"].append(colour)
-            who = f"{winner} wins" if winner else "no winner"
+            who = f"{plain(winner)} wins" if winner else "no winner"
             if wside in SIDES:
                 who += f" (Player {wside})"
-            battles["hover"].append(f"Battle in {place.name}: {result or 'fought'}; {who}")
+            battles["hover"].append(f"Battle in {plain(place.name)}: {result or 'fought'}; {who}")
             battles["custom"].append([i, area, o.get("roll") or ""])
         elif kind == "interception":
             area = o.get("area")
@@ -526,7 +527,7 @@ def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: State
             inter["y"].append(place.lat + (place.lines * (style.label_size + 2) / 2 + 12) * dy)
             inter["text"].append("intercepted" if ok else "evaded")
             inter["symbol"].append("x-thin-open" if not ok else "x")
-            inter["hover"].append(f"Interception in {place.name}: {'succeeded' if ok else 'failed'}")
+            inter["hover"].append(f"Interception in {plain(place.name)}: {'succeeded' if ok else 'failed'}")
         elif kind == "politics":
             pid = o.get("power")
             home = o.get("area") or (powers[pid].home[0] if pid in powers and powers[pid].home else None)
@@ -534,13 +535,13 @@ def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: State
                 missing.append(str(home))
                 continue
             place = places[str(home)]
-            attempt = o.get("attempt") or "diplomacy"
-            result = o.get("result") or ""
+            attempt = plain(o.get("attempt") or "diplomacy")
+            result = plain(o.get("result") or "")
             pname = powers[pid].name if pid in powers else str(pid)
             politics["x"].append(place.lon)
             politics["y"].append(place.lat - (place.lines * (style.label_size + 2) / 2 + 8) * dy)
-            politics["text"].append(f"<b>{_politics_words(_short(pname), attempt, result)}</b>")
-            politics["hover"].append(f"{pname}: {attempt} — {result or 'attempted'}")
+            politics["text"].append(f"<b>{_politics_words(plain(_short(pname)), attempt, result)}</b>")
+            politics["hover"].append(f"{plain(pname)}: {attempt} — {result or 'attempted'}")
     if missing:
         raise UnknownReference(f"overlays name areas not on the map: {', '.join(sorted(set(missing)))}")
     out: dict[str, dict[str, Any]] = {}
@@ -576,26 +577,26 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers)
     tp = view.get("tp") or {}
     vp = view.get("vp") or {}
     turn = view.get("turn")
-    head = f"<b>Turn {turn}</b>" if turn else "<b>Set-up</b>"  # turn 0: the set-up (3.0)
+    head = f"<b>Turn {plain(turn)}</b>" if turn else "<b>Set-up</b>"  # turn 0: the set-up (3.0)
     if view.get("years") and turn:
-        head += f"  ·  {view['years']}"
+        head += f"  ·  {plain(view['years'])}"
     phase = view.get("phase")
-    words = _phase_words(phase)
+    words = plain(_phase_words(phase))
     head += f"<br>{words[:1].upper()}{words[1:]} phase" if phase and turn else "<br>before the first turn"
     out = {"panel-turn": head}
     for side in SIDES:
-        names = [powers[p].name.split(" (")[0] for p in _side_powers(status, side, powers)]
+        names = [plain(powers[p].name.split(" (")[0]) for p in _side_powers(status, side, powers)]
         allies = sum(1 for p in powers if status.get(p) == f"ally-{side}")
         vassals = sum(1 for p in powers if status.get(p) == f"vassal-{side}")
         lines = [f"<b>PLAYER {side}</b>", " · ".join(names),
-                 f"Treasury <b>{tp.get(side, 0)}</b> TP", f"Victory <b>{vp.get(side, 0)}</b> VP",
+                 f"Treasury <b>{plain(tp.get(side, 0))}</b> TP", f"Victory <b>{plain(vp.get(side, 0))}</b> VP",
                  f"{allies} all{'y' if allies == 1 else 'ies'} · {vassals} vassal{'' if vassals == 1 else 's'}"]
         out[f"panel-{side}"] = "<br>".join(lines)
     pope = view.get("pope")
     if pope in SIDES:
         out["panel-pope"] = f"{CROSS} The Pope is with Player {pope}"
     elif pope in places:
-        out["panel-pope"] = f"{CROSS} The Pope is in {places[str(pope)].name}"
+        out["panel-pope"] = f"{CROSS} The Pope is in {plain(places[str(pope)].name)}"
     else:
         out["panel-pope"] = f"{CROSS} No Pope on the map"
     return out
@@ -616,19 +617,20 @@ def _phase_words(phase: Any) -> str:
 
 
 def _title(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The title and the turn · years · phase line (left out when the title already says it)."""
-    title = str(view.get("title") or "Mediterranean Empires")
-    if view.get("turn") is not None and f"turn {view['turn']}" in title.lower():
+    """The title and the turn · years · phase line (left out when the title already says it), escaped."""
+    raw = str(view.get("title") or "Mediterranean Empires")
+    title = plain(raw)
+    if view.get("turn") is not None and f"turn {view['turn']}" in raw.lower():
         return title, ""
     if view.get("turn") == 0:  # the set-up (3.0)
-        return title, "" if "set-up" in title.lower() else "set-up, before the first turn"
+        return title, "" if "set-up" in raw.lower() else "set-up, before the first turn"
     bits = []
     if view.get("turn") is not None:
-        bits.append(f"Turn {view['turn']}")
+        bits.append(f"Turn {plain(view['turn'])}")
     if view.get("years"):
-        bits.append(str(view["years"]))
+        bits.append(plain(view["years"]))
     if view.get("phase"):
-        bits.append(f"{_phase_words(view['phase'])} phase")
+        bits.append(f"{plain(_phase_words(view['phase']))} phase")
     return title, "  ·  ".join(bits)
 
 
@@ -741,7 +743,7 @@ def _legend_traces(status: Mapping[str, str], style: StateStyle, powers: Powers)
     entries: list[tuple[str, str, str, str]] = []
     for side in SIDES:
         for p in _side_powers(status, side, powers):
-            entries.append((f"Player {side}: {powers[p].name.split(' (')[0]}",
+            entries.append((f"Player {side}: {plain(powers[p].name.split(' (')[0])}",
                             blend(powers[p].colour, style.paper, style.player_tint), "", ""))
     ground = blend("#b9ad96", style.paper, 0.6)
     for side in SIDES:
