@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from medviz.engine.dice import SEED_MAX
 from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.engine.files import check_output_path
 from medviz.rules.medempires.combat import OPS_MAX
@@ -39,8 +40,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-#: The largest seed: it is kept in the history's JSON, which every reader takes as a 64-bit number.
-SEED_MAX = 2**63 - 1
 #: ``--units`` of a table roll: more than the counter sheet holds is refused (the last column is 10+).
 UNITS_MAX = 99
 #: ``--drm``: no modifier in the rules comes near this (King 3, markers, mercenaries).

@@ -15,6 +15,9 @@ from functools import lru_cache
 
 from medviz.engine.errors import MalformedInput
 
+#: The largest seed a history keeps (a signed 64-bit whole number, so every JSON reader keeps it exactly).
+SEED_MAX = 2**63 - 1
+
 _DICE_RE = re.compile(r"^([1-9][0-9]?)d([1-9][0-9]*)$")
 
 

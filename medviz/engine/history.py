@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from medviz.engine import dice as _dice
 from medviz.engine.errors import DataError, MalformedInput, MedvizError, UnknownReference
@@ -575,7 +575,8 @@ def _replay(spec: GameSpec, expected: Sequence[Any], where: str) -> RunResult:
     """Run ``spec`` and check its events against ``expected`` (the file's, as JSON data)."""
     checked = _CheckedReplay(spec.ruleset, expected, where)
     try:
-        result = run(GameSpec(checked, spec.scenario, spec.options, spec.seed,
+        # The checker stands in for the ruleset by delegation (every other hook is the ruleset's own).
+        result = run(GameSpec(cast(Ruleset, checked), spec.scenario, spec.options, spec.seed,
                               spec.players, spec.overrides, spec.recorded, spec.sources))
     except _Diverged as d:
         given = expected[d.index] if d.index < len(expected) else None

@@ -153,9 +153,9 @@ def spec_limits() -> dict[str, int]:
     has more counters of a kind), a marker count at most the markers of that kind in the cup
     (stratagems.toml), a King's rating at most ``KING_RATING_MAX``.
     """
-    from medviz.rules.medempires.game.state import game_data
+    from medviz.rules.medempires.gamedata import default_game_data
 
-    data = game_data()
+    data = default_game_data()  # a SPEC names a one-battle game's forces, always of the shipped data
     limits = {code: max((mix.get(code, 0) for mix in data.counter_limits.values()), default=0)
               for code in UNIT_NAMES}
     for code, kind in MARKER_KINDS.items():

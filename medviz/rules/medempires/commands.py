@@ -38,7 +38,7 @@ def _policy(spec: str, side: str, seed: int) -> Any:
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number 0 .. 2**63-1 (it is kept in the history's JSON)."""
-    from medviz.cli import SEED_MAX
+    from medviz.engine.dice import SEED_MAX
 
     if not re.fullmatch(r"\s*[+-]?[0-9]{1,19}\s*", text) or abs(int(text)) > SEED_MAX:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number 0..{SEED_MAX}")
