@@ -158,6 +158,31 @@ class DrawEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleEvent(Event):
+    """A deck shuffled: its order as one chance event; card ``n`` (1 = top) is addressed ``<shuffle>/<n>``.
+
+    Changing the card at one place swaps it with that card's old place, so every other card of
+    the deck stays where it was (``Context.shuffle``).
+    """
+
+    kind: ClassVar[str] = "shuffle"
+    shuffle: str = ""
+    cards: tuple[str, ...] = ()    # the deck's cards, repeated by multiplicity, sorted
+    natural: tuple[str, ...] = ()  # the order the seed gives, top card first
+    order: tuple[str, ...] = ()    # the order played (natural, with any overrides swapped in)
+    overridden: bool = False
+    purpose: str = ""
+
+    def card_at(self, place: int) -> str:
+        """The card at ``place`` (1 = the top card)."""
+        return self.order[place - 1]
+
+    def probability(self, card: str) -> Fraction:
+        """Probability that a given place holds ``card``."""
+        return Fraction(self.cards.count(card), len(self.cards)) if self.cards else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionEvent(Event):
     """A player chose among the legal options at a decision point with a stable id."""
 
@@ -190,7 +215,8 @@ class ReportEvent(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (PhaseEvent, RollEvent, DrawEvent, DecisionEvent, ChangeEvent, ReportEvent)
+    cls.kind: cls for cls in (PhaseEvent, RollEvent, DrawEvent, ShuffleEvent, DecisionEvent, ChangeEvent,
+                               ReportEvent)
 }
 
 
@@ -207,7 +233,9 @@ _FIELD_TYPES: dict[str, dict[str, str]] = {
         "draw": {"draw": "str", "pool": "strs", "natural": "str", "value": "str", "overridden": "bool",
                  "purpose": "str"},
         "decision": {"decision": "str", "options": "list", "choice": "any", "legal_options": "int",
-                     "source": "str", "prompt": "str"},
+                     "source": "str", "prompt": "str", "secret": "bool"},
+        "shuffle": {"shuffle": "str", "cards": "strs", "natural": "strs", "order": "strs", "overridden": "bool",
+                    "purpose": "str"},
         "change": {"change": "str", "data": "object"},
         "report": {"report": "str", "data": "object"},
     }.items()

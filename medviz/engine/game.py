@@ -30,6 +30,7 @@ from medviz.engine.events import (
     PhaseEvent,
     ReportEvent,
     RollEvent,
+    ShuffleEvent,
     freeze,
 )
 from medviz.engine.policy import AwaitingDecision, DecisionPoint, Policy, canonical, choose_checked
@@ -250,6 +251,38 @@ class Context:
                    overridden=value != natural, purpose=purpose)
         return value
 
+    def shuffle(self, shuffle_id: str, cards: Sequence[str], *, actor: str | None = None,
+                purpose: str = "") -> tuple[str, ...]:
+        """Shuffle ``cards`` for the purpose named by ``shuffle_id``; returns the order, top card first.
+
+        The natural order is a pure function of (seed, shuffle id, the cards). An override
+        ``<shuffle_id>/<n>`` = card puts that card at place ``n`` by swapping it with the card
+        there, so every other card stays where it was (DESIGN.md, "Cards by meaning").
+        """
+        self._claim(shuffle_id)
+        items = tuple(sorted(cards))
+        order = list(items)
+        for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, each swap addressed by meaning
+            j = _dice.natural_index(self.spec.seed, f"{shuffle_id}#{i}", i + 1)
+            order[i], order[j] = order[j], order[i]
+        natural = tuple(order)
+        fixed: set[int] = set()
+        for place, card in _placed_cards(shuffle_id, self.spec.overrides, len(order)):
+            if card not in items:
+                raise MalformedInput(f"override {shuffle_id}/{place}: {card!r} is not in the deck "
+                                     f"({', '.join(sorted(set(items)))})")
+            here = place - 1
+            if order[here] != card:
+                free = [k for k in range(len(order)) if order[k] == card and k not in fixed]
+                if not free:
+                    raise MalformedInput(f"override {shuffle_id}/{place}: every {card!r} in the deck is "
+                                         f"already placed by another override")
+                order[here], order[free[0]] = order[free[0]], order[here]
+            fixed.add(here)
+        self._emit(ShuffleEvent, actor=actor, shuffle=shuffle_id, cards=items, natural=natural,
+                   order=tuple(order), overridden=tuple(order) != natural, purpose=purpose)
+        return tuple(order)
+
     # -- players -----------------------------------------------------------------------------
     def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, prompt: str = "") -> Any:
         """Ask ``actor``'s policy to choose among ``options``; a recorded choice is reused while legal."""
@@ -329,11 +362,55 @@ class Context:
         return event
 
 
+def _placed_cards(shuffle_id: str, overrides: Mapping[str, Any], size: int) -> list[tuple[int, Any]]:
+    """The overrides ``<shuffle_id>/<n>`` for places 1..size, in order of place."""
+    prefix = shuffle_id + "/"
+    out = []
+    for key, card in overrides.items():
+        if key.startswith(prefix) and key[len(prefix):].isdigit() and 1 <= int(key[len(prefix):]) <= size:
+            out.append((int(key[len(prefix):]), card))
+    return sorted(out)
+
+
+def chance_keys(events: Iterable[Event]) -> list[str]:
+    """Every id an override may address: rolls, draws and each place of each shuffle (``<id>/<n>``)."""
+    out: list[str] = []
+    for e in events:
+        if isinstance(e, RollEvent):
+            out.append(e.roll)
+        elif isinstance(e, DrawEvent):
+            out.append(e.draw)
+        elif isinstance(e, ShuffleEvent):
+            out.extend(f"{e.shuffle}/{n}" for n in range(1, len(e.order) + 1))
+    return out
+
+
+def chance_event(events: Iterable[Event], key: str) -> RollEvent | DrawEvent | ShuffleEvent | None:
+    """The roll, draw or shuffle that override id ``key`` addresses (None: none in ``events``)."""
+    for e in events:
+        if isinstance(e, RollEvent) and e.roll == key or isinstance(e, DrawEvent) and e.draw == key:
+            return e
+        if isinstance(e, ShuffleEvent) and key.startswith(e.shuffle + "/"):
+            place = key[len(e.shuffle) + 1:]
+            if place.isdigit() and 1 <= int(place) <= len(e.order):
+                return e
+    return None
+
+
+def chance_value(event: RollEvent | DrawEvent | ShuffleEvent, key: str) -> Any:
+    """The value shown at override id ``key`` of ``event`` (a shuffle: the card at that place)."""
+    if isinstance(event, ShuffleEvent):
+        return event.card_at(int(key[len(event.shuffle) + 1:]))
+    return event.value
+
+
 def _event_id(e: Event) -> str | None:
     if isinstance(e, RollEvent):
         return e.roll
     if isinstance(e, DrawEvent):
         return e.draw
+    if isinstance(e, ShuffleEvent):
+        return e.shuffle
     if isinstance(e, DecisionEvent):
         return e.decision
     return None
@@ -386,7 +463,7 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
 
 def check_overrides_used(overrides: Mapping[str, Any], events: Sequence[Event]) -> None:
     """Every override must address a roll or draw that happens; else name it and the near misses."""
-    happened = [k for e in events if (k := _event_id(e)) and not isinstance(e, DecisionEvent)]
+    happened = chance_keys(events)
     have = set(happened)
     for key in overrides:
         if key not in have:

@@ -29,6 +29,7 @@ from medviz.engine.events import (
     PhaseEvent,
     ReportEvent,
     RollEvent,
+    ShuffleEvent,
     event_from_dict,
     expect,
     has_type,
@@ -36,7 +37,17 @@ from medviz.engine.events import (
     thaw,
 )
 from medviz.engine.files import read_text, write_atomic
-from medviz.engine.game import GameSpec, RunResult, Ruleset, Snapshot, check_overrides_used, run
+from medviz.engine.game import (
+    GameSpec,
+    RunResult,
+    Ruleset,
+    Snapshot,
+    chance_event,
+    chance_keys,
+    chance_value,
+    check_overrides_used,
+    run,
+)
 from medviz.engine.policy import HumanSeat, Policy, ScriptedPolicy, parse_policy
 from medviz.engine.registry import get_ruleset
 
@@ -109,16 +120,20 @@ class History:
         """Every roll and random draw, in order; each knows its probability."""
         return [e for e in self.events if isinstance(e, (RollEvent, DrawEvent))]
 
-    def roll(self, roll_id: str) -> RollEvent | DrawEvent:
-        """The roll (or draw) with this id; ``UnknownReference`` if it never happened."""
-        for e in self.events:
-            if isinstance(e, RollEvent) and e.roll == roll_id or isinstance(e, DrawEvent) and e.draw == roll_id:
-                return e
+    def roll(self, roll_id: str) -> RollEvent | DrawEvent | ShuffleEvent:
+        """The roll, draw or shuffle that ``roll_id`` addresses (a card: ``<shuffle>/<n>``); else ``UnknownReference``."""
+        found = chance_event(self.events, roll_id)
+        if found is not None:
+            return found
         import difflib
 
-        close = difflib.get_close_matches(roll_id, [getattr(e, "roll", "") or getattr(e, "draw", "") for e in self.rolls()], n=3, cutoff=0.5)
+        close = difflib.get_close_matches(roll_id, chance_keys(self.events), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownReference(f"roll id {roll_id!r} never happens in this history{hint}")
+
+    def shuffles(self) -> list[ShuffleEvent]:
+        """Every shuffled deck, in order; card ``n`` of one is addressed ``<shuffle>/<n>``."""
+        return [e for e in self.events if isinstance(e, ShuffleEvent)]
 
     def decisions(self) -> list[DecisionEvent]:
         """Every decision, in order."""
@@ -183,6 +198,10 @@ class History:
         target = self.roll(roll_id)
         if isinstance(target, RollEvent):
             value = _dice.check_value(target.dice, value, f"roll {roll_id}: ")
+        elif isinstance(target, ShuffleEvent):
+            if value not in target.cards:
+                raise MalformedInput(f"card {roll_id}: {value!r} is not in the deck "
+                                     f"({', '.join(sorted(set(target.cards)))})")
         elif value not in target.pool:
             raise MalformedInput(
                 f"draw {roll_id}: {value!r} is not in the pool ({', '.join(sorted(set(target.pool)))})"
@@ -197,8 +216,7 @@ class History:
         i = bisect.bisect_right(keys, target.seq) - 1
         snap = self.snapshots[max(i, 0)]
         result = run(spec, snap, self.events[: snap.seq])
-        happened = {e.roll if isinstance(e, RollEvent) else e.draw
-                    for e in result.events if isinstance(e, (RollEvent, DrawEvent))}
+        happened = set(chance_keys(result.events))
         if not happened >= set(spec.overrides):  # an earlier branch's roll this change removed: drop it
             spec = replace(spec, overrides={k: v for k, v in spec.overrides.items() if k in happened})
         snapshots = [s for s in self.snapshots if s.seq < snap.seq] + [
@@ -264,8 +282,7 @@ class History:
         # (still labelled ``policy``), so there only the decisions before the first changed roll
         # (which the root game made) are asked again; the rest replay as recorded.
         reask = {actor for actor, spec in data["players"].items() if not spec.startswith(("human", "scripted/"))}
-        changed = [e.seq for e in events if isinstance(e, RollEvent) and e.roll in overrides
-                   or isinstance(e, DrawEvent) and e.draw in overrides]
+        changed = [c.seq for key in overrides if (c := chance_event(events, key)) is not None]
         reask_before = len(events) if data["parent"] is None else min(changed, default=len(events))
         made = [e for e in events if isinstance(e, DecisionEvent) and e.source != "forced"
                 and not (e.source == "policy" and e.actor in reask and e.seq < reask_before)]
@@ -607,11 +624,8 @@ def _replay(spec: GameSpec, expected: Sequence[Any], where: str) -> RunResult:
     return result
 
 
-def _roll_event(events: Sequence[Event], roll_id: str) -> RollEvent | DrawEvent | None:
-    for e in events:
-        if isinstance(e, RollEvent) and e.roll == roll_id or isinstance(e, DrawEvent) and e.draw == roll_id:
-            return e
-    return None
+def _roll_event(events: Sequence[Event], roll_id: str) -> RollEvent | DrawEvent | ShuffleEvent | None:
+    return chance_event(events, roll_id)
 
 
 def _check_parent(parent: Mapping[str, Any] | None, overrides: Mapping[str, Any], result: RunResult,
@@ -626,9 +640,9 @@ def _check_parent(parent: Mapping[str, Any] | None, overrides: Mapping[str, Any]
     if roll not in overrides or _canonical(overrides[roll]) != _canonical(value):
         raise MalformedInput(f"{where}: parent.override: {roll} = {_short(value)} is not among the overrides "
                              f"({'missing' if roll not in overrides else _short(overrides[roll])} there)")
-    if _canonical(target.value) != _canonical(value):
+    if _canonical(chance_value(target, roll)) != _canonical(value):
         raise MalformedInput(f"{where}: parent.override.value: {_short(value)}, but the replayed roll shows "
-                             f"{_short(target.value)}")
+                             f"{_short(chance_value(target, roll))}")
     keys = [s.seq for s in result.snapshots]
     replayed_from = keys[max(bisect.bisect_right(keys, target.seq) - 1, 0)]
     if parent["replayed_from"] != replayed_from:
