@@ -44,10 +44,10 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.Captur
     assert err.startswith("medviz: error:") and len(err.strip().splitlines()) == 1
 
 
-def test_unknown_scenario_is_a_usage_error() -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(["play", "crusades"])
-    assert exc.value.code == 2
+def test_unknown_scenario_is_one_line_naming_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "crusades"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no game or scenario 'crusades'" in err and "vespers-1282" in err
 
 
 def test_areas(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,7 +122,7 @@ def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> Non
     from medviz.rules.medempires.game.state import game_data
 
     with pytest.raises(SystemExit):
-        main(["play", "--help"])
+        main(["play", "vespers-1282", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for option in game_data().options:
         assert option in text, option

@@ -372,7 +372,7 @@ def test_cli_bad_files_exit_2_without_traceback_or_file(tmp_path: Path, capsys: 
 
 def test_help_points_to_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["play", "--help"])
+        main(["play", "vespers-1282", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--map FILE" in text and "--data FILE" in text and "docs/data-provenance.md" in text
 

@@ -97,3 +97,33 @@ def test_a_ruleset_must_name_its_seats() -> None:
 
     with pytest.raises(TypeError, match="seats\\(\\) or actors\\(\\)"):
         Seatless().actors("three")
+
+
+def test_medviz_rulesets_lists_games_scenarios_seats_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from medviz.cli import main
+
+    assert main(["rulesets", "--json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    me = {s["id"]: s for s in rows["medempires"]["scenarios"]}
+    assert [s["id"] for s in me["vespers-1282"]["seats"]] == ["A", "B"]
+    assert me["vespers-1282"]["options"]["mercenaries"] is False and "attacker" in me["battle"]["options"]
+
+
+def test_medviz_play_plays_any_registered_game_with_generic_flags(coin: Any, capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Any) -> None:
+    import json
+
+    from medviz.cli import main
+
+    out = tmp_path / "coin.json"
+    assert main(["play", "coin-toy", "--seed", "4", "--player", "P=first", "--out", str(out), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["players"] == {"P": "first"} and info["seed"] == 4
+    h = History.load(out)
+    assert h.outcome == info["outcome"] and info["events"] == len(h.events)
+    assert len(h.decisions()) == len(h.rolls()) == 3  # three calls, three tosses and [d.choice for d in h.decisions()] == ["heads"] * 3
+    assert main(["play", "three", "--player", "Q=first"]) == 2  # a scenario id finds its game; a bad seat is one line
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "SEAT one of P" in err

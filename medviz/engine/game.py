@@ -140,6 +140,56 @@ class Ruleset(abc.ABC):
         """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
         return state
 
+    # -- the command line (``medviz play`` and the game's own subcommands) ------------------------
+    #: A module with ``register(subparsers)`` adding this game's own ``medviz`` subcommands, or None.
+    command_module: str | None = None
+
+    def play_arguments(self, scenario: str, parser: Any) -> None:
+        """Add this game's flags to ``medviz play`` (default: ``--player SEAT=POLICY``, ``--option K[=V]``)."""
+        seats = ", ".join(self.actors(scenario))
+        parser.add_argument("--player", action="append", metavar="SEAT=POLICY",
+                            help=f"who plays a seat ({seats}): random[:SEED], first or one of this game's "
+                                 f"players ({', '.join(sorted(self.policies)) or 'none'}); default random")
+        parser.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                            help="a scenario option (repeatable); NAME alone switches it on")
+
+    def play_setup(self, scenario: str, args: Any) -> tuple[dict[str, Any], dict[str, Policy]]:
+        """The options and players of ``medviz play`` from the parsed flags (see ``play_arguments``)."""
+        from medviz.engine.cliargs import parse_value
+        from medviz.engine.policy import RandomPolicy, parse_policy
+
+        seats = self.actors(scenario)
+        players: dict[str, Policy] = {}
+        for text in getattr(args, "player", None) or []:
+            seat, sep, spec = text.partition("=")
+            if not sep or seat not in seats:
+                raise MalformedInput(f"--player {text[:60]!r}: expected SEAT=POLICY with SEAT one of {', '.join(seats)}")
+            players[seat] = parse_policy(spec, self.policies)
+        for i, seat in enumerate(seats):
+            players.setdefault(seat, RandomPolicy(args.seed * len(seats) + i))
+        known = self.options(scenario)
+        options: dict[str, Any] = {}
+        for text in getattr(args, "option", None) or []:
+            name, sep, value = text.partition("=")
+            if known and name not in known:
+                close = difflib.get_close_matches(name, list(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise MalformedInput(f"--option {text[:60]!r}: no such option in {scenario}{hint}")
+            options[name] = parse_value(value, f"--option {text[:60]!r}") if sep else True
+        return options, players
+
+    def summary(self, history: Any) -> dict[str, Any]:
+        """What ``medviz play --json`` prints of a finished game (default: its outcome, seed and players)."""
+        return {"scenario": history.scenario, "seed": history.seed, "outcome": history.outcome,
+                "players": {a: p.spec for a, p in sorted(history.spec.players.items())},
+                "events": len(history.events)}
+
+    def summary_lines(self, history: Any, info: Mapping[str, Any]) -> list[str]:
+        """``medviz play``'s summary in words (default: who won and why)."""
+        o = history.outcome
+        return [f"{history.scenario}, seed {history.seed}",
+                f"Winner: {o.get('winner', 'nobody')}", f"Why: {o.get('reason', '')}"]
+
 
 @dataclass(frozen=True)
 class GameSpec:

@@ -344,6 +344,16 @@ class BattleOdds:
         """Probability that ``side``'s King dies (8.1)."""
         return self.probability(lambda k: side in k[2])
 
+    def exact_summary(self) -> dict[str, Fraction]:
+        """Headline probabilities and expected losses as exact fractions (the first four sum to 1)."""
+        return {
+            "attacker_wins": self.attacker_wins, "defender_wins": self.defender_wins,
+            "both_stand": self.both_stand, "both_destroyed": self.both_destroyed, "avoided": self.avoided,
+            "attacker_expected_losses": self.expected_losses("attacker"),
+            "defender_expected_losses": self.expected_losses("defender"),
+            "attacker_king_killed": self.king_killed("attacker"), "defender_king_killed": self.king_killed("defender"),
+        }
+
     def summary(self) -> dict[str, float]:
         """Headline probabilities, rounded to 4 places (they sum to 1 over the first four)."""
         return {

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from medviz.engine.definition import DefinedRuleset, GameDefinition
-from medviz.engine.errors import MedvizError
+from medviz.engine.errors import MalformedInput, MedvizError
 from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
 from medviz.engine.game import Context, Task
 from medviz.engine.policy import DecisionPoint, Policy
@@ -161,6 +161,34 @@ class MedEmpires(DefinedRuleset):
             return super().refusal(point, choice)
         with using_data(point.state):  # the game's own map and data (override files) word the refusal
             return HumanPlayer().refusal(point, choice)
+
+    command_module = "medviz.rules.medempires.commands"
+
+    def play_arguments(self, scenario: str, parser: Any) -> None:
+        """``--player-a``/``--player-b``, optional rules and override files (commands.py)."""
+        from medviz.rules.medempires import commands
+
+        if scenario == "battle":
+            raise MalformedInput("one battle is played with `medviz battle --attacker SPEC --defender SPEC`")
+        commands.play_arguments(parser)
+
+    def play_setup(self, scenario: str, args: Any) -> tuple[dict[str, Any], dict[str, Policy]]:
+        from medviz.rules.medempires import commands
+
+        return commands.play_setup(scenario, args)
+
+    def summary(self, history: Any) -> dict[str, Any]:
+        """Result, cities that changed hands, battles, Kings and Popes who died (commands.summary)."""
+        from medviz.rules.medempires import commands
+
+        info = commands.summary(history)
+        info.pop("battle_list", None)
+        return info
+
+    def summary_lines(self, history: Any, info: Mapping[str, Any]) -> list[str]:
+        from medviz.rules.medempires import commands
+
+        return commands.summary_lines(history, commands.summary(history))
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:
