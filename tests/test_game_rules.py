@@ -85,8 +85,23 @@ def test_golden_6_1_tp_cap_example() -> None:
     s.tp = {"A": 9, "B": 9}
     r = run_tasks(s, [Task.of("game.recruitment")])
     first = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
-    assert first["A"]["tp"] == 10 and first["A"]["forfeited"] == first["A"]["cities"] - 1
-    assert first["B"]["tp"] == 10
+    # 3.1/3.2: A starts with 7 cities (Marseille, Montpellier, Naples, Reggio, Taranto, Toulouse,
+    # Vienne), B with 9 (Barcelona, Huesca, Messina, Murcia, Palermo, Palma, Perpignan, Valencia,
+    # Zaragoza), counted by hand from the set-up lists, not by the code under test.
+    assert (first["A"]["cities"], first["A"]["tp"], first["A"]["forfeited"]) == (7, 10, 9 + 7 - 10)
+    assert (first["B"]["cities"], first["B"]["tp"]) == (9, 10)
+    assert first["B"]["forfeited"] == 9 + 9 + first["B"]["vassals"] - 10
+
+
+def test_6_1_a_city_under_partial_control_earns_nobody_anything() -> None:
+    s = set_up_state("standard", {})
+    put(s, "naples", "aragon", "L")  # Naples now holds units of both sides (3.4)
+    assert s.ctl["naples"] == "partial"
+    s.tp = {"A": 0, "B": 0}
+    r = run_tasks(s, [Task.of("game.recruitment")], overrides={"GT1/recruit/vassal/tunis/tunis": 5})
+    col = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert (col["A"]["cities"], col["A"]["tp"]) == (6, 6)
+    assert (col["B"]["cities"], col["B"]["vassals"], col["B"]["tp"]) == (9, 0, 9)
 
 
 def test_golden_4_0_tie_goes_to_player_b() -> None:
@@ -331,6 +346,38 @@ def test_plague_doubles_costs() -> None:
           "GT1/ops-A/force-2": "end phase"}
     r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 4})
     assert _spent(r.events) == 2
+
+
+def test_plague_doubles_every_cost_not_adds_one() -> None:
+    """12.0 Plague doubles costs above 1 OP too: leaving an enemy area is (1 + 2) x 2, an attack 2 x 2."""
+    s = empty_position()
+    s.plague = True
+    put(s, "provence", "france", "FA", 2)
+    put(s, "provence", "aragon", "L")
+    ch = {P: "provence|france|all", f"{P}/action-1": "move:genoa", f"{P}/action-1/intercept-leave": "no",
+          f"{P}/action-2": "end", "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 7})
+    assert [e.data["ops"] for e in changes(r.events, "force-spends")] == [6]
+    assert r.state.status["genoa"] == "ally:B"
+    s = empty_position()
+    s.plague = True
+    put(s, "provence", "france", "FA", 2)
+    put(s, "provence", "aragon", "L")
+    short = run_tasks(s, [Task.of("game.activate", side="A", n=1)], {P: "provence|france|all"},
+                      overrides={f"{P}/ops": 5})
+    assert not any(o.startswith("move:") for o in decision(short.events, f"{P}/action-1").options)
+
+    s = empty_position()
+    s.plague = True
+    put(s, "murcia", "france", "FA", 3)
+    put(s, "murcia", "aragon", "L")
+    ch = {P: "murcia|france|all", f"{P}/action-1": "attack", f"{P}/action-2": "end",
+          "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch,
+                  overrides={f"{P}/ops": 6, f"{P}/action-1/battle/combat-1/initiative/attacker": 6,
+                             f"{P}/action-1/battle/combat-1/initiative/defender": 1,
+                             f"{P}/action-1/battle/combat-1/round-0/attacker": 6})
+    assert [e.data["ops"] for e in changes(r.events, "force-spends")][0] == 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -770,6 +817,43 @@ def test_11_4_coastal_raid_earns_a_tp() -> None:
     assert r.state.tp["B"] == 4
     assert _spent(r.events) == 1
     assert r.state.units["sicily_west"][("aragon", "M")] == 1 and r.state.ctl["naples"] == "A"
+
+
+def _raid(s: object, tp: int, die: int) -> object:
+    """Aragon's fleet at sea south of the Tyrrhenian raids Naples with a mercenary from Sicily (11.4)."""
+    s.units, s.kings = {}, {}  # type: ignore[attr-defined]
+    put(s, "tyrrhenian_south", "aragon", "F")
+    put(s, "sicily_west", "aragon", "M")
+    put(s, "naples", "anjou", "L")
+    s.tp["B"] = tp  # type: ignore[attr-defined]
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "tyrrhenian_south|aragon|all", f"{Q}/action-1": "embark:sicily_west:aragon:M",
+          f"{Q}/action-2": "raid:naples", f"{Q}/action-2/intercept-raid": "no",
+          f"{Q}/action-3": "debark:sicily_west:aragon:M", f"{Q}/action-4": "end", "GT1/ops-B/force-2": "end phase"}
+    return run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch,
+                     overrides={f"{Q}/ops": 5, f"{Q}/action-2/raid": die})
+
+
+@pytest.mark.parametrize(("tp", "die", "after"), [(9, 4, 10), (10, 6, 10), (10, 3, 10), (0, 3, 0), (0, 6, 1)])
+def test_11_4_a_raid_never_lifts_the_treasury_above_the_6_1_cap(tp: int, die: int, after: int) -> None:
+    r = _raid(empty_position(), tp, die)
+    assert r.state.tp["B"] == after  # type: ignore[attr-defined]
+    raids = [e for e in changes(r.events, "treasury") if e.data["why"] == "coastal raid (11.4)"]
+    assert [e.data["tp"] for e in raids] == ([after] if die >= 4 else [])
+
+
+def test_11_4_a_raid_obeys_a_tp_cap_set_by_a_data_override(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from medviz.rules.medempires.game.setup import override_options
+
+    f = Path(str(tmp_path)) / "rich.toml"
+    f.write_text('[[operations.treasury]]\nid = "tp_cap"\nvalue = 12\nreconstructed = "a what-if for the class"\n',
+                 encoding="utf-8")
+    s = set_up_state("standard", override_options(data_file=f))
+    assert _raid(s, 10, 4).state.tp["B"] == 11  # type: ignore[attr-defined]
+    s = set_up_state("standard", override_options(data_file=f))
+    assert _raid(s, 12, 6).state.tp["B"] == 12  # type: ignore[attr-defined]
 
 
 def _refused(state: object, task: Task, choices: dict[str, object]) -> IllegalAction:
