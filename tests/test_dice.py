@@ -120,3 +120,19 @@ def test_two_dice_show_doubles_a_sixth_of_the_time_and_totals_fit_the_exact_dist
 ])
 def test_faces_for_total_cases(dice: str, total: int, natural: tuple[int, ...], faces: tuple[int, ...]) -> None:
     assert faces_for_total(dice, total, natural) == faces
+
+
+@pytest.mark.parametrize(("dice", "value"), [("1d6", 1), ("1d6", 6), ("2d6", 2), ("2d6", 12), ("3d6", 18)])
+def test_every_possible_value_is_accepted_and_returned(dice: str, value: int) -> None:
+    assert check_value(dice, value) == value
+
+
+def test_one_and_three_dice_distributions_are_exact() -> None:
+    assert distribution("1d6") == {f: Fraction(1, 6) for f in range(1, 7)}
+    d3 = distribution("3d6")
+    assert (d3[3], d3[10], d3[11], d3[18]) == (Fraction(1, 216), Fraction(27, 216), Fraction(27, 216), Fraction(1, 216))
+    assert sum(d3.values()) == 1 and min(d3) == 3 and max(d3) == 18
+
+
+def test_a_pool_of_one_always_gives_it() -> None:
+    assert {natural_index(s, f"cup/{s}", 1) for s in range(20)} == {0}
