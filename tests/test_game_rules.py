@@ -840,6 +840,8 @@ def test_11_4_a_raid_never_lifts_the_treasury_above_the_6_1_cap(tp: int, die: in
     assert r.state.tp["B"] == after  # type: ignore[attr-defined]
     raids = [e for e in changes(r.events, "treasury") if e.data["why"] == "coastal raid (11.4)"]
     assert [e.data["tp"] for e in raids] == ([after] if die >= 4 else [])
+    roll = next(e for e in r.events if isinstance(e, RollEvent) and e.roll.endswith("/raid"))  # type: ignore[attr-defined]
+    assert dict(roll.effects) == {"1": "nothing", "2": "nothing", "3": "nothing", "4": "+1 TP", "5": "+1 TP", "6": "+1 TP"}
 
 
 def test_11_4_a_raid_obeys_a_tp_cap_set_by_a_data_override(tmp_path: object) -> None:
@@ -903,3 +905,61 @@ def test_golden_5_1_political_example_vassalage_after_a_failed_alliance() -> Non
     assert r.state.status["genoa"] == "vassal:A"
     assert r.state.ctl["genoa"] == "genoa"  # 3.4: a vassal's area is controlled by neither side
     assert "diplomacy:pisa" not in attempt_options(r.state, "A")
+
+
+# --------------------------------------------------------------------------------------------
+# Mutation-testing survivors (tools/mutation.py): rules no test had pinned
+# --------------------------------------------------------------------------------------------
+def _ctx(s: object, choices: dict[str, object] | None = None, overrides: dict[str, object] | None = None) -> object:
+    from medviz.engine.game import Context, GameSpec
+    from medviz.engine.policy import FirstOptionPolicy, ScriptedPolicy
+
+    pol = ScriptedPolicy(choices or {}, FirstOptionPolicy())
+    return Context(GameSpec(RULESET, "standard", {}, 0, {"A": pol, "B": pol}, dict(overrides or {})), s, [], [])
+
+
+def test_14_1_idle_mercenaries_mutiny_on_one_to_four_and_cost_a_tp() -> None:
+    from medviz.rules.medempires.game.turn import mutiny
+
+    s = empty_position()
+    put(s, "sicily_west", "aragon", "M")
+    put(s, "valencia", "aragon", "M")
+    s.tp["B"] = 5
+    ctx = _ctx(s, {"GT1/end/mutiny-1/which": "valencia"}, {"GT1/end/mutiny-1": 4, "GT1/end/mutiny-2": 5})
+    mutiny(s, ctx)  # type: ignore[arg-type]
+    assert s.tp["B"] == 4 and ("aragon", "M") not in s.units.get("valencia", {})
+    assert s.units["sicily_west"][("aragon", "M")] == 1  # a 5 is loyal
+    s.merc_fought = 1  # one combat covers one of the two: a single roll
+    ctx = _ctx(s, overrides={"GT1/end/mutiny-1": 6})
+    mutiny(s, ctx)  # type: ignore[arg-type]
+    assert [e.roll for e in ctx.events if isinstance(e, RollEvent)] == []  # type: ignore[attr-defined]
+
+
+def test_11_2_cargo_beyond_the_surviving_fleets_is_lost_and_kings_drown_only_with_the_last_fleet() -> None:
+    from medviz.rules.medempires.game.battles import settle_cargo
+    from medviz.rules.medempires.game.state import Force
+
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    s.force = Force("f", "B", "aragon", "sea", "balearic_sea", "balearic_sea", {("aragon", "F"): 1},
+                    cargo={("aragon", "L"): 3}, cargo_kings=["peter_iii"])
+    ctx = _ctx(s)
+    settle_cargo(s, ctx, "x")  # type: ignore[arg-type]
+    assert s.force.cargo == {("aragon", "L"): 2} and s.force.cargo_kings == ["peter_iii"]
+    assert [e.change for e in ctx.events] == ["cargo-lost"]  # type: ignore[attr-defined]
+    s.force.units = {}
+    ctx = _ctx(s)
+    settle_cargo(s, ctx, "x")  # type: ignore[arg-type]
+    assert [e.change for e in ctx.events] == ["cargo-lost", "cargo-lost", "king-died"]  # type: ignore[attr-defined]
+    assert s.force.cargo == {} and s.force.cargo_kings == []
+
+
+def test_6_1_a_side_whose_piracy_losses_exceed_its_income_gains_nothing() -> None:
+    s = set_up_state("standard", {})
+    for a in [a for a, c in s.ctl.items() if c == "A" and game_map().areas[a].city]:
+        s.ctl[a] = "partial"  # A holds no city in total control
+    s.tp = {"A": 3, "B": 0}
+    s.hands = {"A": {}, "B": {"piracy": 1}}
+    r = run_tasks(s, [Task.of("game.recruitment")], {}, overrides={"GT1/recruit/vassal/tunis/tunis": 5})
+    col = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert (col["A"]["cities"], col["A"]["piracy"], col["A"]["tp"]) == (0, -2, 3)  # never below what it had

@@ -269,3 +269,23 @@ def test_recorded_decisions_are_reused_then_policy_decides() -> None:
     assert reused > 0 and fresh > 0
     rb = r.branch(r.rolls()[-1].roll, 1 if r.rolls()[-1].value != 1 else 6)
     assert next(e for e in rb.decisions() if e.decision == target.decision).source == "recorded"
+
+
+def test_an_override_of_a_roll_that_happens_is_taken_and_a_decision_id_is_not_a_roll(
+        battle_opts: dict[str, object]) -> None:
+    h = _play(battle_opts)
+    roll = h.rolls()[0]
+    other = 1 if roll.value != 1 else 6
+    o = _play(battle_opts, overrides={roll.roll: other})
+    taken = o.roll(roll.roll)
+    assert (taken.value, taken.natural, taken.overridden) == (other, roll.value, True)  # type: ignore[union-attr]
+    decision = next(e.decision for e in h.decisions())
+    with pytest.raises(UnknownReference, match="never happens"):
+        _play(battle_opts, overrides={decision: 1})
+
+
+def test_choices_compare_by_canonical_json_and_random_players_default_to_seed_0() -> None:
+    from medviz.engine.policy import canonical, parse_policy
+
+    assert canonical({"b": 1, "a": [2, 3]}) == canonical({"a": [2, 3], "b": 1}) == '{"a":[2,3],"b":1}'
+    assert RandomPolicy().seed == 0 and RandomPolicy().spec == parse_policy("random").spec

@@ -11,6 +11,7 @@ failing test or a time-out kills it, a green run lets it survive.
     .venv/bin/python tools/mutation.py --list                      # mutants per module
     .venv/bin/python tools/mutation.py --sample 8 --jobs 2         # 8 per module, seeded
     .venv/bin/python tools/mutation.py --module medviz/engine/dice.py --sample 0  # all of one
+    .venv/bin/python tools/mutation.py --rerun old.json --out new.json   # its survivors again
 
 ``--sample N`` takes N mutants of each module at random (``--seed`` fixes the draw, so a run is
 repeatable); ``--sample 0`` runs them all. The report lists every survivor with its place and
@@ -261,7 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--goal", type=float, default=0.9)
     ap.add_argument("--list", action="store_true", help="count the mutants per module and stop")
     ap.add_argument("--out", type=Path, help="write the results as JSON")
+    ap.add_argument("--rerun", type=Path, help="run again the survivors of an earlier --out file")
+    ap.add_argument("--tests", nargs="+", help="run these tests instead of each module's own")
     a = ap.parse_args(argv)
+    if a.tests:
+        for mod in TARGETS:
+            TARGETS[mod] = tuple(a.tests)
     modules = a.module or list(TARGETS)
     for mod in modules:
         if mod not in TARGETS:
@@ -276,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     selected = [m for mod in modules for m in
                 (per[mod] if a.sample <= 0 or a.sample >= len(per[mod]) else sorted(rng.sample(per[mod], a.sample),
                                                                                     key=lambda m: m.index))]
+    if a.rerun:
+        earlier = json.loads(a.rerun.read_text(encoding="utf-8"))["results"]
+        selected = [Mutant(r["module"], r["index"], r["line"], r["change"]) for r in earlier
+                    if r["status"] == "survived" and r["module"] in modules]
     t = time.monotonic()
     results = run(selected, a.jobs)
     counted = [r for r in results if r.status != "broken"]
