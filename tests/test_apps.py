@@ -176,8 +176,11 @@ def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: Histor
     assert lab.model.value == 1
     lab.button.click()
     assert len(battle.children) == 1 and lab.model.current is battle.children[0]
-    assert "They part at event 12" in lab.diff.value and "winner" in lab.diff.value
-    assert "winner: none" in lab.tree.labels[1] or "winner" in lab.tree.labels[1]
+    assert "They part at event 12" in lab.diff.value
+    assert "winner: &#x27;attacker&#x27; → &#x27;none&#x27;" in lab.diff.value  # the outcome's change, escaped
+    assert "survivors.defender.anjou FA: None → 3" in lab.diff.value  # keys only the branch has are listed
+    assert lab.tree.labels == ["as played → winner: attacker",
+                               f"    └ {DECISIVE} = 1 → winner: none"]
     assert "anjou FA 3/3" in lab.battle.value  # the defender kept its army in the branch ...
     assert "Its parent" in lab.battle.value and "anjou FA 0/3" in lab.battle.value  # ... and lost it as played
     lab.tree.select.value = 0

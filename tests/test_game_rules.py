@@ -85,8 +85,23 @@ def test_golden_6_1_tp_cap_example() -> None:
     s.tp = {"A": 9, "B": 9}
     r = run_tasks(s, [Task.of("game.recruitment")])
     first = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
-    assert first["A"]["tp"] == 10 and first["A"]["forfeited"] == first["A"]["cities"] - 1
-    assert first["B"]["tp"] == 10
+    # 3.1/3.2: A starts with 7 cities (Marseille, Montpellier, Naples, Reggio, Taranto, Toulouse,
+    # Vienne), B with 9 (Barcelona, Huesca, Messina, Murcia, Palermo, Palma, Perpignan, Valencia,
+    # Zaragoza), counted by hand from the set-up lists, not by the code under test.
+    assert (first["A"]["cities"], first["A"]["tp"], first["A"]["forfeited"]) == (7, 10, 9 + 7 - 10)
+    assert (first["B"]["cities"], first["B"]["tp"]) == (9, 10)
+    assert first["B"]["forfeited"] == 9 + 9 + first["B"]["vassals"] - 10
+
+
+def test_6_1_a_city_under_partial_control_earns_nobody_anything() -> None:
+    s = set_up_state("standard", {})
+    put(s, "naples", "aragon", "L")  # Naples now holds units of both sides (3.4)
+    assert s.ctl["naples"] == "partial"
+    s.tp = {"A": 0, "B": 0}
+    r = run_tasks(s, [Task.of("game.recruitment")], overrides={"GT1/recruit/vassal/tunis/tunis": 5})
+    col = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert (col["A"]["cities"], col["A"]["tp"]) == (6, 6)
+    assert (col["B"]["cities"], col["B"]["vassals"], col["B"]["tp"]) == (9, 0, 9)
 
 
 def test_golden_4_0_tie_goes_to_player_b() -> None:
@@ -331,6 +346,38 @@ def test_plague_doubles_costs() -> None:
           "GT1/ops-A/force-2": "end phase"}
     r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 4})
     assert _spent(r.events) == 2
+
+
+def test_plague_doubles_every_cost_not_adds_one() -> None:
+    """12.0 Plague doubles costs above 1 OP too: leaving an enemy area is (1 + 2) x 2, an attack 2 x 2."""
+    s = empty_position()
+    s.plague = True
+    put(s, "provence", "france", "FA", 2)
+    put(s, "provence", "aragon", "L")
+    ch = {P: "provence|france|all", f"{P}/action-1": "move:genoa", f"{P}/action-1/intercept-leave": "no",
+          f"{P}/action-2": "end", "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch, overrides={f"{P}/ops": 7})
+    assert [e.data["ops"] for e in changes(r.events, "force-spends")] == [6]
+    assert r.state.status["genoa"] == "ally:B"
+    s = empty_position()
+    s.plague = True
+    put(s, "provence", "france", "FA", 2)
+    put(s, "provence", "aragon", "L")
+    short = run_tasks(s, [Task.of("game.activate", side="A", n=1)], {P: "provence|france|all"},
+                      overrides={f"{P}/ops": 5})
+    assert not any(o.startswith("move:") for o in decision(short.events, f"{P}/action-1").options)
+
+    s = empty_position()
+    s.plague = True
+    put(s, "murcia", "france", "FA", 3)
+    put(s, "murcia", "aragon", "L")
+    ch = {P: "murcia|france|all", f"{P}/action-1": "attack", f"{P}/action-2": "end",
+          "GT1/ops-A/force-2": "end phase"}
+    r = run_tasks(s, [Task.of("game.activate", side="A", n=1)], ch,
+                  overrides={f"{P}/ops": 6, f"{P}/action-1/battle/combat-1/initiative/attacker": 6,
+                             f"{P}/action-1/battle/combat-1/initiative/defender": 1,
+                             f"{P}/action-1/battle/combat-1/round-0/attacker": 6})
+    assert [e.data["ops"] for e in changes(r.events, "force-spends")][0] == 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -772,6 +819,45 @@ def test_11_4_coastal_raid_earns_a_tp() -> None:
     assert r.state.units["sicily_west"][("aragon", "M")] == 1 and r.state.ctl["naples"] == "A"
 
 
+def _raid(s: object, tp: int, die: int) -> object:
+    """Aragon's fleet at sea south of the Tyrrhenian raids Naples with a mercenary from Sicily (11.4)."""
+    s.units, s.kings = {}, {}  # type: ignore[attr-defined]
+    put(s, "tyrrhenian_south", "aragon", "F")
+    put(s, "sicily_west", "aragon", "M")
+    put(s, "naples", "anjou", "L")
+    s.tp["B"] = tp  # type: ignore[attr-defined]
+    Q = "GT1/ops-B/force-1"
+    ch = {Q: "tyrrhenian_south|aragon|all", f"{Q}/action-1": "embark:sicily_west:aragon:M",
+          f"{Q}/action-2": "raid:naples", f"{Q}/action-2/intercept-raid": "no",
+          f"{Q}/action-3": "debark:sicily_west:aragon:M", f"{Q}/action-4": "end", "GT1/ops-B/force-2": "end phase"}
+    return run_tasks(s, [Task.of("game.activate", side="B", n=1)], ch,
+                     overrides={f"{Q}/ops": 5, f"{Q}/action-2/raid": die})
+
+
+@pytest.mark.parametrize(("tp", "die", "after"), [(9, 4, 10), (10, 6, 10), (10, 3, 10), (0, 3, 0), (0, 6, 1)])
+def test_11_4_a_raid_never_lifts_the_treasury_above_the_6_1_cap(tp: int, die: int, after: int) -> None:
+    r = _raid(empty_position(), tp, die)
+    assert r.state.tp["B"] == after  # type: ignore[attr-defined]
+    raids = [e for e in changes(r.events, "treasury") if e.data["why"] == "coastal raid (11.4)"]
+    assert [e.data["tp"] for e in raids] == ([after] if die >= 4 else [])
+    roll = next(e for e in r.events if isinstance(e, RollEvent) and e.roll.endswith("/raid"))  # type: ignore[attr-defined]
+    assert dict(roll.effects) == {"1": "nothing", "2": "nothing", "3": "nothing", "4": "+1 TP", "5": "+1 TP", "6": "+1 TP"}
+
+
+def test_11_4_a_raid_obeys_a_tp_cap_set_by_a_data_override(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from medviz.rules.medempires.game.setup import override_options
+
+    f = Path(str(tmp_path)) / "rich.toml"
+    f.write_text('[[operations.treasury]]\nid = "tp_cap"\nvalue = 12\nreconstructed = "a what-if for the class"\n',
+                 encoding="utf-8")
+    s = set_up_state("standard", override_options(data_file=f))
+    assert _raid(s, 10, 4).state.tp["B"] == 11  # type: ignore[attr-defined]
+    s = set_up_state("standard", override_options(data_file=f))
+    assert _raid(s, 12, 6).state.tp["B"] == 12  # type: ignore[attr-defined]
+
+
 def _refused(state: object, task: Task, choices: dict[str, object]) -> IllegalAction:
     from medviz.engine.game import GameSpec, Snapshot, run
     from medviz.rules.medempires.ruleset import RULESET
@@ -819,3 +905,61 @@ def test_golden_5_1_political_example_vassalage_after_a_failed_alliance() -> Non
     assert r.state.status["genoa"] == "vassal:A"
     assert r.state.ctl["genoa"] == "genoa"  # 3.4: a vassal's area is controlled by neither side
     assert "diplomacy:pisa" not in attempt_options(r.state, "A")
+
+
+# --------------------------------------------------------------------------------------------
+# Mutation-testing survivors (tools/mutation.py): rules no test had pinned
+# --------------------------------------------------------------------------------------------
+def _ctx(s: object, choices: dict[str, object] | None = None, overrides: dict[str, object] | None = None) -> object:
+    from medviz.engine.game import Context, GameSpec
+    from medviz.engine.policy import FirstOptionPolicy, ScriptedPolicy
+
+    pol = ScriptedPolicy(choices or {}, FirstOptionPolicy())
+    return Context(GameSpec(RULESET, "standard", {}, 0, {"A": pol, "B": pol}, dict(overrides or {})), s, [], [])
+
+
+def test_14_1_idle_mercenaries_mutiny_on_one_to_four_and_cost_a_tp() -> None:
+    from medviz.rules.medempires.game.turn import mutiny
+
+    s = empty_position()
+    put(s, "sicily_west", "aragon", "M")
+    put(s, "valencia", "aragon", "M")
+    s.tp["B"] = 5
+    ctx = _ctx(s, {"GT1/end/mutiny-1/which": "valencia"}, {"GT1/end/mutiny-1": 4, "GT1/end/mutiny-2": 5})
+    mutiny(s, ctx)  # type: ignore[arg-type]
+    assert s.tp["B"] == 4 and ("aragon", "M") not in s.units.get("valencia", {})
+    assert s.units["sicily_west"][("aragon", "M")] == 1  # a 5 is loyal
+    s.merc_fought = 1  # one combat covers one of the two: a single roll
+    ctx = _ctx(s, overrides={"GT1/end/mutiny-1": 6})
+    mutiny(s, ctx)  # type: ignore[arg-type]
+    assert [e.roll for e in ctx.events if isinstance(e, RollEvent)] == []  # type: ignore[attr-defined]
+
+
+def test_11_2_cargo_beyond_the_surviving_fleets_is_lost_and_kings_drown_only_with_the_last_fleet() -> None:
+    from medviz.rules.medempires.game.battles import settle_cargo
+    from medviz.rules.medempires.game.state import Force
+
+    s = empty_position()
+    put(s, "balearic_sea", "aragon", "F")
+    s.force = Force("f", "B", "aragon", "sea", "balearic_sea", "balearic_sea", {("aragon", "F"): 1},
+                    cargo={("aragon", "L"): 3}, cargo_kings=["peter_iii"])
+    ctx = _ctx(s)
+    settle_cargo(s, ctx, "x")  # type: ignore[arg-type]
+    assert s.force.cargo == {("aragon", "L"): 2} and s.force.cargo_kings == ["peter_iii"]
+    assert [e.change for e in ctx.events] == ["cargo-lost"]  # type: ignore[attr-defined]
+    s.force.units = {}
+    ctx = _ctx(s)
+    settle_cargo(s, ctx, "x")  # type: ignore[arg-type]
+    assert [e.change for e in ctx.events] == ["cargo-lost", "cargo-lost", "king-died"]  # type: ignore[attr-defined]
+    assert s.force.cargo == {} and s.force.cargo_kings == []
+
+
+def test_6_1_a_side_whose_piracy_losses_exceed_its_income_gains_nothing() -> None:
+    s = set_up_state("standard", {})
+    for a in [a for a, c in s.ctl.items() if c == "A" and game_map().areas[a].city]:
+        s.ctl[a] = "partial"  # A holds no city in total control
+    s.tp = {"A": 3, "B": 0}
+    s.hands = {"A": {}, "B": {"piracy": 1}}
+    r = run_tasks(s, [Task.of("game.recruitment")], {}, overrides={"GT1/recruit/vassal/tunis/tunis": 5})
+    col = {e.data["side"]: e.data for e in changes(r.events, "treasury") if e.data.get("why") == "collection (6.1)"}
+    assert (col["A"]["cities"], col["A"]["piracy"], col["A"]["tp"]) == (0, -2, 3)  # never below what it had

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from medviz.engine import (
     History,
     MalformedInput,
     RandomPolicy,
+    ReportEvent,
     RollEvent,
     UnknownReference,
     diff,
@@ -161,6 +163,55 @@ def test_branches_form_a_tree_and_diff_reports(battle_opts: dict[str, object]) -
     assert data["overrides"] == {roll.roll: other}
 
 
+def test_diff_names_the_first_differing_event_and_every_outcome_change(battle_opts: dict[str, object]) -> None:
+    h = _play(battle_opts, seed=3)
+    roll = h.rolls()[0]
+    b = h.branch(roll.roll, 1 if roll.value != 1 else 6)
+    d = diff(h, b)
+    first = next(i for i, (x, y) in enumerate(zip(h.events, b.events)) if x != y)
+    assert (d.first_divergence, d.a_event, d.b_event) == (first, h.events[first], b.events[first])
+    assert first == roll.seq and d.a_event.value == roll.value and d.b_event.value != roll.value  # type: ignore[union-attr]
+    assert d.outcome_changes == _flat_changes(h.outcome, b.outcome)
+    back = diff(b, h)
+    assert back.first_divergence == first and (back.a_event, back.b_event) == (d.b_event, d.a_event)
+    assert back.outcome_changes == {k: (y, x) for k, (x, y) in d.outcome_changes.items()}
+
+
+def test_diff_of_a_history_and_its_own_prefix(battle_opts: dict[str, object]) -> None:
+    h = _play(battle_opts, seed=3)
+    n = len(h) // 2
+    short = dataclasses.replace(h, events=h.events[:n], children=[])
+    d = diff(h, short)
+    assert (d.first_divergence, d.a_event, d.b_event) == (n, h.events[n], None)
+    assert d.outcome_changes == {} and not d.identical
+    d = diff(short, h)
+    assert (d.first_divergence, d.a_event, d.b_event) == (n, None, h.events[n])
+    assert "They part at event %d" % n in d.summary() and "(ended)" in d.summary()
+
+
+def test_diff_reports_outcome_keys_either_side_alone_has(battle_opts: dict[str, object]) -> None:
+    h = _play(battle_opts, seed=3)
+    more = dataclasses.replace(h, outcome={**h.outcome, "extra": {"x": 1}}, children=[])
+    assert diff(h, more).outcome_changes == {"extra": (None, {"x": 1})}
+    assert diff(more, h).outcome_changes == {"extra": ({"x": 1}, None)}
+    assert diff(h, more).first_divergence is None and not diff(h, more).identical
+    nested = dataclasses.replace(h, outcome={**h.outcome, "vp": {"A": 0, "B": 0, "C": 5}}, children=[])
+    plain = dataclasses.replace(h, outcome={**h.outcome, "vp": {"A": 0, "B": 0}}, children=[])
+    assert diff(plain, nested).outcome_changes == {"vp.C": (None, 5)}
+    assert diff(nested, plain).outcome_changes == {"vp.C": (5, None)}
+    assert diff(h, h).identical and diff(h, h).summary() == "The two histories are identical."
+
+
+def _flat_changes(a: object, b: object, prefix: str = "") -> dict[str, tuple[object, object]]:
+    """Every leaf that differs, by dotted path (written apart from the engine's own)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: dict[str, tuple[object, object]] = {}
+        for k in sorted(set(a) | set(b), key=str):
+            out.update(_flat_changes(a.get(k), b.get(k), f"{prefix}{k}."))
+        return out
+    return {} if a == b else {prefix.rstrip("."): (a, b)}
+
+
 def test_branch_refuses_bad_requests(battle_opts: dict[str, object]) -> None:
     h = _play(battle_opts)
     with pytest.raises(UnknownReference, match="never happens"):
@@ -178,8 +229,63 @@ def test_recorded_decisions_are_reused_then_policy_decides() -> None:
     opts = {"attacker": "aragon:2FA,2L", "defender": "anjou:2FA,2L", "ops": 4}
     players = {"attacker": RandomPolicy(1), "defender": RandomPolicy(2)}
     h = play(RULESET, "battle", opts, seed=1, players=players)
-    for r in h.rolls():
+    made = {e.decision: e for e in h.decisions() if e.source != "forced"}
+    assert made and {e.source for e in made.values()} == {"policy"}
+    target = next(e for e in made.values() if e.legal_options > 1)
+    other = next(o for o in target.options if o != target.choice)
+
+    # A recorded choice that differs from the policy's own is taken, and labelled as recorded.
+    r = play(RULESET, "battle", opts, seed=1, players=players, recorded={target.decision: (target.actor, other)})
+    got = {e.decision: e for e in r.decisions()}
+    assert (got[target.decision].choice, got[target.decision].source) == (other, "recorded")
+    assert sum(e.source == "recorded" for e in r.decisions()) == 1
+    # An illegal recorded choice is reported, then the policy decides; another actor's record is ignored.
+    bad = play(RULESET, "battle", opts, seed=1, players=players,
+               recorded={target.decision: (target.actor, "no such option")})
+    reports = [e.data["decision"] for e in bad.events
+               if isinstance(e, ReportEvent) and e.report == "recorded-choice-illegal"]
+    assert reports == [target.decision]
+    redo = next(e for e in bad.decisions() if e.decision == target.decision)
+    assert (redo.choice, redo.source) == (target.choice, "policy")
+    foreign = play(RULESET, "battle", opts, seed=1, players=players, recorded={target.decision: ("nobody", other)})
+    assert foreign.to_json() == h.to_json()
+
+    # Branches: a parent's choice is reused (with its label) wherever it is still legal for the same
+    # actor; a single option is forced; everything else is the policy's.
+    reused = fresh = 0
+    for roll in h.rolls():
         for v in range(1, 7):
-            b = h.branch(r.roll, v)
+            b = h.branch(roll.roll, v)
             for e in b.decisions():
-                assert e.source in ("policy", "forced", "recorded")
+                p = made.get(e.decision)
+                if e.legal_options == 1:
+                    assert e.source == "forced" and e.choice == e.options[0]
+                elif p is not None and p.actor == e.actor and p.choice in e.options:
+                    assert (e.choice, e.source) == (p.choice, p.source), e.decision
+                    reused += e.seq >= b.replayed_from
+                else:
+                    assert e.source == "policy", e.decision
+                    fresh += 1
+    assert reused > 0 and fresh > 0
+    rb = r.branch(r.rolls()[-1].roll, 1 if r.rolls()[-1].value != 1 else 6)
+    assert next(e for e in rb.decisions() if e.decision == target.decision).source == "recorded"
+
+
+def test_an_override_of_a_roll_that_happens_is_taken_and_a_decision_id_is_not_a_roll(
+        battle_opts: dict[str, object]) -> None:
+    h = _play(battle_opts)
+    roll = h.rolls()[0]
+    other = 1 if roll.value != 1 else 6
+    o = _play(battle_opts, overrides={roll.roll: other})
+    taken = o.roll(roll.roll)
+    assert (taken.value, taken.natural, taken.overridden) == (other, roll.value, True)  # type: ignore[union-attr]
+    decision = next(e.decision for e in h.decisions())
+    with pytest.raises(UnknownReference, match="never happens"):
+        _play(battle_opts, overrides={decision: 1})
+
+
+def test_choices_compare_by_canonical_json_and_random_players_default_to_seed_0() -> None:
+    from medviz.engine.policy import canonical, parse_policy
+
+    assert canonical({"b": 1, "a": [2, 3]}) == canonical({"a": [2, 3], "b": 1}) == '{"a":[2,3],"b":1}'
+    assert RandomPolicy().seed == 0 and RandomPolicy().spec == parse_policy("random").spec

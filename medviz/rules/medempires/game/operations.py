@@ -486,7 +486,9 @@ def task_raid_roll(state: GameState, ctx: Context, rid: str, land: str) -> None:
     die = ctx.roll(f"{rid}/raid", actor="B", purpose="coastal raid (11.4)",
                    effects={v: ("+1 TP" if v >= 4 else "nothing") for v in range(1, 7)})
     if die >= 4:
-        ctx.change("treasury", actor="B", side="B", tp=min(state.tp["B"] + 1, 10), why="coastal raid (11.4)")
+        # 6.1's cap holds at all times: the game data's, so an override of the cap reaches raids too.
+        tp = min(state.tp["B"] + 1, game_data().operations.treasury["tp_cap"])
+        ctx.change("treasury", actor="B", side="B", tp=tp, why="coastal raid (11.4)")
     if f.count() > 0:
         ctx.change("embarked", actor="B", source=land, power="aragon", unit="M")
     else:

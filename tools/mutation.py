@@ -1,0 +1,307 @@
+"""Mutation testing of the engine and the rules: plant one small plausible bug, see a test fail.
+
+A mutant is the module with one change to its syntax tree: an arithmetic or comparison operator
+swapped (``*`` for ``+``, ``<=`` for ``<``, ``not in`` for ``in``), ``and``/``or`` swapped, a
+``not`` dropped, a whole number moved by one, ``True``/``False`` flipped, a ``min``/``max``
+swapped, or a ``return`` of a value made ``return None``. Docstrings, annotations, decorators,
+``__all__``, asserts and error messages are not mutated. Each mutant is written into a scratch copy of the work tree
+(never into the tree itself) and the module's own fast tests run against it with ``-x``; a
+failing test or a time-out kills it, a green run lets it survive.
+
+    .venv/bin/python tools/mutation.py --list                      # mutants per module
+    .venv/bin/python tools/mutation.py --sample 8 --jobs 2         # 8 per module, seeded
+    .venv/bin/python tools/mutation.py --module medviz/engine/dice.py --sample 0  # all of one
+    .venv/bin/python tools/mutation.py --rerun old.json --out new.json   # its survivors again
+
+``--sample N`` takes N mutants of each module at random (``--seed`` fixes the draw, so a run is
+repeatable); ``--sample 0`` runs them all. The report lists every survivor with its place and
+change, and the kill rate; ``--out FILE`` also writes it as JSON. Exit status 1 when the kill
+rate is below ``--goal`` (default 0.9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ENGINE_TESTS = ("tests/test_dice.py", "tests/test_history.py", "tests/test_table.py",
+                "tests/test_golden_games.py")
+RULES_TESTS = ("tests/test_game_rules.py", "tests/test_game_setup.py", "tests/test_gamedata.py",
+               "tests/test_combat.py", "tests/test_golden_games.py")
+#: Module -> the fast tests that should catch its bugs (seconds, not the whole suite).
+TARGETS: dict[str, tuple[str, ...]] = {
+    "medviz/engine/dice.py": ("tests/test_dice.py", "tests/test_golden_games.py"),
+    "medviz/engine/history.py": ENGINE_TESTS,
+    "medviz/engine/game.py": ENGINE_TESTS,
+    "medviz/engine/events.py": ENGINE_TESTS,
+    "medviz/engine/policy.py": ENGINE_TESTS,
+    "medviz/engine/copying.py": ENGINE_TESTS,
+    "medviz/rules/medempires/combat.py": ("tests/test_combat.py", "tests/test_history.py",
+                                          "tests/test_golden_games.py"),
+    "medviz/rules/medempires/game/battles.py": RULES_TESTS,
+    "medviz/rules/medempires/game/changes.py": RULES_TESTS,
+    "medviz/rules/medempires/game/operations.py": RULES_TESTS,
+    "medviz/rules/medempires/game/politics.py": RULES_TESTS,
+    "medviz/rules/medempires/game/recruitment.py": RULES_TESTS,
+    "medviz/rules/medempires/game/redistribution.py": RULES_TESTS,
+    "medviz/rules/medempires/game/setup.py": RULES_TESTS,
+    "medviz/rules/medempires/game/deploy.py": RULES_TESTS,
+    "medviz/rules/medempires/game/state.py": RULES_TESTS,
+    "medviz/rules/medempires/game/turn.py": RULES_TESTS,
+}
+#: Calls whose string arguments are words for people (errors, reports), not game logic.
+_WORDS = {"MalformedInput", "UnknownReference", "IllegalAction", "DataError", "RuntimeError",
+          "MedvizError", "ValueError", "TypeError", "KeyError"}
+_SWAP_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+             ast.Div: ast.Mult, ast.Mod: ast.FloorDiv}
+_SWAP_CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+             ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    index: int  # the index-th mutable place of the module, in walk order
+    line: int
+    change: str
+
+
+@dataclass
+class Result:
+    mutant: Mutant
+    status: str  # killed | survived | timeout | broken (the mutant did not compile)
+    seconds: float
+    failed: str = ""
+
+
+def _skip_nodes(tree: ast.Module) -> set[int]:
+    """ids of nodes never mutated: docstrings, annotations, __all__, messages of raised errors."""
+    skip: set[int] = set()
+
+    def cover(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            cover(body[0])
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for dec in node.decorator_list:  # cache sizes, dataclass flags: configuration, not logic
+                cover(dec)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            cover(node.returns)
+            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                      node.args.vararg, node.args.kwarg):
+                if a is not None:
+                    cover(a.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            cover(node.annotation)
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            cover(node)
+        elif isinstance(node, ast.Raise):
+            cover(node.exc)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _WORDS:
+            cover(node)
+        elif isinstance(node, (ast.JoinedStr, ast.Assert)):
+            cover(node)
+    return skip
+
+
+def _places(tree: ast.Module) -> Iterator[tuple[ast.AST, str]]:
+    """Every (node, change) of a module, in a fixed order."""
+    skip = _skip_nodes(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.BinOp) and type(node.op) in _SWAP_BIN:
+            yield node, f"{type(node.op).__name__} -> {_SWAP_BIN[type(node.op)].__name__}"
+        elif isinstance(node, ast.AugAssign) and type(node.op) in _SWAP_BIN:
+            yield node, f"{type(node.op).__name__}= -> {_SWAP_BIN[type(node.op)].__name__}="
+        elif isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                if type(op) in _SWAP_CMP:
+                    yield node, f"cmp{i} {type(op).__name__} -> {_SWAP_CMP[type(op)].__name__}"
+        elif isinstance(node, ast.BoolOp):
+            yield node, f"{type(node.op).__name__} -> {'Or' if isinstance(node.op, ast.And) else 'And'}"
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node, "drop not"
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            yield node, f"{node.value} -> {not node.value}"
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            yield node, f"{node.value} -> {node.value + 1}"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            yield node, f"{node.func.id} -> {'max' if node.func.id == 'min' else 'min'}"
+        elif isinstance(node, ast.Return) and node.value is not None \
+                and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            yield node, "return None"
+
+
+def mutants(module: str) -> list[Mutant]:
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    return [Mutant(module, i, getattr(node, "lineno", 0), change)
+            for i, (node, change) in enumerate(_places(tree))]
+
+
+def _apply(node: ast.AST, change: str) -> None:
+    if isinstance(node, ast.BinOp | ast.AugAssign):
+        node.op = _SWAP_BIN[type(node.op)]()
+    elif isinstance(node, ast.Compare):
+        i = int(change.split()[0][3:])
+        node.ops[i] = _SWAP_CMP[type(node.ops[i])]()
+    elif isinstance(node, ast.BoolOp):
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    elif isinstance(node, ast.UnaryOp):  # drop not: `not x` -> `not not x`, the truth of x
+        node.operand = ast.UnaryOp(ast.Not(), node.operand)
+    elif isinstance(node, ast.Constant) and type(node.value) is bool:
+        node.value = not node.value
+    elif isinstance(node, ast.Constant):
+        node.value = node.value + 1
+    elif isinstance(node, ast.Call):
+        node.func = ast.Name("max" if node.func.id == "min" else "min", ast.Load())  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Return):
+        node.value = ast.Constant(None)
+
+
+def mutated_source(m: Mutant) -> str:
+    tree = ast.parse((ROOT / m.module).read_text(encoding="utf-8"))
+    tree = copy.deepcopy(tree)
+    for i, (node, change) in enumerate(_places(tree)):
+        if i == m.index:
+            assert change == m.change, (m, change)
+            _apply(node, change)
+            return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    raise IndexError(m)
+
+
+def _scratch() -> Path:
+    """A copy of the work tree without .git, virtualenvs and caches."""
+    d = Path(tempfile.mkdtemp(prefix="medviz-mutation-"))
+    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis",
+                                    "node_modules", "test-artifacts", "mutants")
+    shutil.copytree(ROOT, d / "tree", ignore=ignore)
+    return d / "tree"
+
+
+def _pytest(tree: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", MEDVIZ_SLOW="")
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header",
+           "-o", "addopts=", *tests]
+    t = time.monotonic()
+    try:
+        out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.monotonic() - t, ""
+    failed = next((ln.split(" - ")[0] for ln in out.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))), "")
+    return ("survived" if out.returncode == 0 else "killed"), time.monotonic() - t, failed
+
+
+def run(selected: list[Mutant], jobs: int, log: bool = True) -> list[Result]:
+    trees = [_scratch() for _ in range(jobs)]
+    free = list(trees)
+    base: dict[str, float] = {}
+    for module in sorted({m.module for m in selected}):
+        status, secs, failed = _pytest(trees[0], TARGETS[module], 600)
+        if status != "survived":
+            raise SystemExit(f"the tests of {module} fail without any mutant: {failed}")
+        base[module] = secs
+    results: list[Result] = []
+
+    def one(m: Mutant) -> Result:
+        tree = free.pop()
+        target = tree / m.module
+        original = target.read_text(encoding="utf-8")
+        try:
+            try:
+                source = mutated_source(m)
+                compile(source, m.module, "exec")
+            except (SyntaxError, ValueError):
+                return Result(m, "broken", 0.0)
+            target.write_text(source, encoding="utf-8")
+            status, secs, failed = _pytest(tree, TARGETS[m.module], 3 * base[m.module] + 10)
+            return Result(m, status, round(secs, 1), failed)
+        finally:
+            target.write_text(original, encoding="utf-8")
+            free.append(tree)
+
+    try:
+        with ThreadPoolExecutor(jobs) as pool:
+            for r in pool.map(one, selected):
+                results.append(r)
+                if log:
+                    print(f"{r.status:8} {r.seconds:5.1f}s {r.mutant.module}:{r.mutant.line} {r.mutant.change}",
+                          flush=True)
+    finally:
+        for t in trees:
+            shutil.rmtree(t.parent, ignore_errors=True)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--module", action="append", help="a module of TARGETS (default: all)")
+    ap.add_argument("--sample", type=int, default=8, help="mutants per module (0: all)")
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--goal", type=float, default=0.9)
+    ap.add_argument("--list", action="store_true", help="count the mutants per module and stop")
+    ap.add_argument("--out", type=Path, help="write the results as JSON")
+    ap.add_argument("--rerun", type=Path, help="run again the survivors of an earlier --out file")
+    ap.add_argument("--tests", nargs="+", help="run these tests instead of each module's own")
+    a = ap.parse_args(argv)
+    if a.tests:
+        for mod in TARGETS:
+            TARGETS[mod] = tuple(a.tests)
+    modules = a.module or list(TARGETS)
+    for mod in modules:
+        if mod not in TARGETS:
+            ap.error(f"{mod}: not a target ({', '.join(TARGETS)})")
+    per = {mod: mutants(mod) for mod in modules}
+    if a.list:
+        for mod, ms in per.items():
+            print(f"{len(ms):5} {mod}")
+        print(f"{sum(map(len, per.values())):5} in all")
+        return 0
+    rng = random.Random(a.seed)
+    selected = [m for mod in modules for m in
+                (per[mod] if a.sample <= 0 or a.sample >= len(per[mod]) else sorted(rng.sample(per[mod], a.sample),
+                                                                                    key=lambda m: m.index))]
+    if a.rerun:
+        earlier = json.loads(a.rerun.read_text(encoding="utf-8"))["results"]
+        selected = [Mutant(r["module"], r["index"], r["line"], r["change"]) for r in earlier
+                    if r["status"] == "survived" and r["module"] in modules]
+    t = time.monotonic()
+    results = run(selected, a.jobs)
+    counted = [r for r in results if r.status != "broken"]
+    killed = sum(r.status in ("killed", "timeout") for r in counted)
+    rate = killed / len(counted) if counted else 1.0
+    print(f"\n{killed} of {len(counted)} mutants killed ({rate:.1%}) in {time.monotonic() - t:.0f} s; "
+          f"{len(results) - len(counted)} did not compile")
+    for r in counted:
+        if r.status == "survived":
+            print(f"  survived: {r.mutant.module}:{r.mutant.line} {r.mutant.change}")
+    if a.out:
+        a.out.write_text(json.dumps({"rate": rate, "killed": killed, "counted": len(counted),
+                                     "results": [dict(asdict(r.mutant), status=r.status, seconds=r.seconds,
+                                                      failed=r.failed) for r in results]}, indent=1) + "\n")
+    return 0 if rate >= a.goal else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
