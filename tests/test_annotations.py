@@ -148,10 +148,11 @@ def test_point_notes_run_to_the_next_point_note(battle: History) -> None:
     text = (note("{event = 0}", "start") + note('{roll = "battle-1/combat-1/initiative/attacker"}', "init")
             + note('{decision = "battle-1/combat-1/table"}', "table") + note("{event = 8}", "same event"))
     a = parse_annotations(text, history=battle)
-    assert battle.roll("battle-1/combat-1/initiative/attacker").seq == 4
+    # both sides commit initiative markers (events 3, 4) before either die is rolled (10.3.2 step 2)
+    assert battle.roll("battle-1/combat-1/initiative/attacker").seq == 5
     titles = {seq: [n.title for n in a.for_event(seq)] for seq in range(len(battle))}
-    assert titles[0] == titles[3] == ["start"]
-    assert titles[4] == titles[7] == ["init"]
+    assert titles[0] == titles[4] == ["start"]
+    assert titles[5] == titles[7] == ["init"]
     assert titles[8] == titles[21] == ["table", "same event"]  # both anchored to event 8, file order
 
 

@@ -254,3 +254,26 @@ def test_naval_battle_uses_the_field_table_only() -> None:
     assert table.options == ("field",)
     res = next(e for e in h.events if e.kind == "change" and e.change == "battle-result")
     assert res.data["count"] == 4 and res.data["column"] == "4"
+
+
+def test_initiative_markers_are_committed_secretly_before_either_die_is_rolled() -> None:
+    """10.3.2 step 2: both sides commit markers before either initiative die; neither sees the other's."""
+    from medviz.engine import DecisionEvent, RandomPolicy, RollEvent, play
+
+    seen: list[tuple[str, int]] = []
+
+    class Watcher(RandomPolicy):
+        def choose(self, point):  # type: ignore[no-untyped-def]
+            if "initiative-markers" in point.decision:
+                seen.append((point.decision, sum(point.state.battle.sides["attacker"].markers.values())))
+            return super().choose(point)
+
+    opts = {"attacker": "aragon:2FA,1L,1MA,1AMB", "defender": "anjou:3FA,2MA"}
+    h = play(RULESET, "battle", opts, seed=5, players={"attacker": Watcher(1), "defender": Watcher(2)})
+    ev = list(h.events)
+    marks = [e for e in ev if isinstance(e, DecisionEvent) and "initiative-markers" in e.decision]
+    dice = [e for e in ev if isinstance(e, RollEvent) and "/initiative/" in e.roll]
+    assert len(marks) == 2 and all(m.secret for m in marks)
+    assert max(m.seq for m in marks) < min(d.seq for d in dice)  # every commitment before any die
+    # the defender decided from the same state as the attacker: no marker was spent in between
+    assert [n for _d, n in seen[:2]] == [2, 2]

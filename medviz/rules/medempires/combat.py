@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from medviz.engine.errors import IllegalAction, MalformedInput, UnknownReference
-from medviz.engine.game import Context, Task
+from medviz.engine.game import Context, SecretAsk, Task
 from medviz.rules.datafiles import load_toml
 
 DATA = Path(__file__).parent / "data"
@@ -400,17 +400,20 @@ def task_combat(b: BattleState, ctx: Context) -> None:
                     ctx.schedule(Task.of("battle.end"))
                     return
                 ctx.change("battle-raiders-only", actor=att.player)
-    # Initiative (10.3.2 steps 2-3): both sides commit markers secretly, then roll.
-    totals = {}
-    for side in SIDES:
+    # Initiative (10.3.2 step 2): both sides commit markers secretly, before either die is rolled.
+    committed = ctx.decide_secretly([
+        SecretAsk(_rid(b, "initiative-markers", side), b.sides[side].player,
+                  list(range(initiative_markers(b, side) + 1)), "Markers to expend on initiative (+1 each)")
+        for side in SIDES])
+    for side, n in zip(SIDES, committed):
         s = b.sides[side]
-        n = ctx.decide(_rid(b, "initiative-markers", side), s.player,
-                       list(range(initiative_markers(b, side) + 1)),
-                       prompt="Markers to expend on initiative (+1 each)")
         for _ in range(n):
             # Ruling: ambush markers go first, as military advantage also serves on both tables.
             kind = "AMB" if s.markers.get("AMB") else "MA"
             ctx.change("battle-marker-spent", actor=s.player, side=side, marker=kind, use="initiative")
+    totals = {}
+    for side, n in zip(SIDES, committed):
+        s = b.sides[side]
         die = ctx.roll(_rid(b, "initiative", side), actor=s.player, purpose="initiative (10.3.2 step 2)")
         totals[side] = die + (s.king[1] if s.king else 0) + n
     winner = "attacker" if totals["attacker"] > totals["defender"] else "defender"
