@@ -82,8 +82,9 @@ class VariantMiddleSea(DefinedRuleset):
     def options(self, scenario: str) -> Mapping[str, Any]:
         """The scenario's options and defaults."""
         self.definition.scenario(scenario)
-        return {"battle": {"attacker": None, "defender": None, "rounds": 1},
-                "spy-attempt": {"dice": 1, "bonuses": "", "minus": 0}}.get(scenario, {})
+        known: dict[str, dict[str, Any]] = {"battle": {"attacker": None, "defender": None, "rounds": 1},
+                                            "spy-attempt": {"dice": 1, "bonuses": "", "minus": 0}}
+        return known.get(scenario, {})
 
     def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any]:
         """Exact battle odds as JSON-ready data (floats and exact fractions as text); see ``spec_help``."""
@@ -92,7 +93,7 @@ class VariantMiddleSea(DefinedRuleset):
     def describe(self, event: Event) -> str:
         """The event in plain words."""
         if isinstance(event, RollEvent):
-            words = (event.effects or {}).get(str(event.value), "")
+            words = str(event.effects.get(str(event.value), "")) if event.effects else ""
             return f"{event.roll}: {event.value}" + (f" ({words})" if words else "")
         if isinstance(event, DecisionEvent):
             return f"{event.actor} chooses {event.choice!r} at {event.decision}"
