@@ -47,20 +47,45 @@ def one_line(exc: MedvizError, hint: str = "") -> str:
 
 
 def resolve_target(target: str) -> tuple[Any, str]:
-    """The ruleset and scenario ``medviz play TARGET`` names: a scenario id, or a ruleset id (its first scenario)."""
+    """The ruleset and scenario ``medviz play TARGET`` names: ``GAME/SCENARIO``, a scenario id that one
+    game has, or a game id (its first scenario)."""
     ids = ruleset_ids()
+    game, sep, scenario = target.partition("/")
+    if sep:
+        if game not in ids:
+            raise MalformedInput(f"play: no game {game[:60]!r} (installed: {', '.join(ids)})")
+        rs = get_ruleset(game)
+        if scenario not in rs.scenarios():
+            raise MalformedInput(f"play: {game} has no scenario {scenario[:60]!r} (it has {', '.join(rs.scenarios())})")
+        return rs, scenario
     if target in ids:
         rs = get_ruleset(target)
         return rs, rs.scenarios()[0]
-    known: list[str] = []
-    for rid in ids:
-        rs = get_ruleset(rid)
-        if target in rs.scenarios():
-            return rs, target
-        known += [s for s in rs.scenarios() if s != "battle"]
-    close = difflib.get_close_matches(target, known + ids, n=1)
+    found = [(rid, get_ruleset(rid)) for rid in ids if target in get_ruleset(rid).scenarios()]
+    if len(found) == 1:
+        return found[0][1], target
+    if found:
+        raise MalformedInput(f"play: several games have a scenario {target!r}: write "
+                             f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
+    known = sorted({s for rid in ids for s in get_ruleset(rid).scenarios()} | set(ids))
+    close = difflib.get_close_matches(target, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise MalformedInput(f"play: no game or scenario {target[:60]!r}{hint} (known: {', '.join(sorted(known))})")
+    raise MalformedInput(f"play: no game or scenario {target[:60]!r}{hint} (known: {', '.join(known)})")
+
+
+def odds_game(argv: Sequence[str]) -> str:
+    """The ``--game`` of a ``medviz odds`` command line (default: medempires)."""
+    for i, word in enumerate(argv):
+        if word == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--game="):
+            return word.split("=", 1)[1]
+    return "medempires"
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """Exact odds through the chosen game's ruleset (its own flags: ``medviz odds --game G --help``)."""
+    return int(args.ruleset.run_odds(args))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -129,8 +154,9 @@ def cmd_branch(args: argparse.Namespace) -> int:
 
 
 # -- parser -----------------------------------------------------------------------------------
-def build_parser(play_target: tuple[Any, str] | None = None) -> argparse.ArgumentParser:
-    """The argument parser of the ``medviz`` command (``play_target``: the game ``play`` was asked for)."""
+def build_parser(play_target: tuple[Any, str] | None = None, odds_ruleset: Any = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``medviz`` command (``play_target``, ``odds_ruleset``: the game
+    ``play`` or ``odds`` was asked for, whose own flags the parser then knows)."""
     p = _Parser(prog="medviz", description="Historical board wargames: replay, branch, odds.",
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     from medviz import __version__
@@ -157,6 +183,14 @@ def build_parser(play_target: tuple[Any, str] | None = None) -> argparse.Argumen
         rs.play_arguments(scenario, pl)
         pl.set_defaults(ruleset=rs, scenario=scenario)
     pl.set_defaults(func=cmd_play)
+
+    od = sub.add_parser("odds", help="exact odds of a battle (or a table roll) of any installed game",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    od.add_argument("--game", default="medempires", help=f"which game's rules (installed: {', '.join(ruleset_ids())})")
+    if odds_ruleset is not None:
+        odds_ruleset.odds_arguments(od)
+        od.set_defaults(ruleset=odds_ruleset)
+    od.set_defaults(func=cmd_odds)
 
     rl = sub.add_parser("rulesets", help="list the installed games with their scenarios, seats and options")
     rl.add_argument("--json", action="store_true", help="print JSON")
@@ -191,7 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if len(argv) > 1 and argv[0] == "play" and not argv[1].startswith("-"):
             target = resolve_target(argv[1])
-        parser = build_parser(target)
+        odds_rs = None
+        if argv and argv[0] == "odds":
+            try:
+                odds_rs = get_ruleset(odds_game(argv))
+            except MedvizError as exc:
+                raise MalformedInput(f"odds --game: {exc}") from None
+        parser = build_parser(target, odds_rs)
     except MedvizError as exc:
         print(f"medviz: error: {one_line(exc)}", file=sys.stderr)
         return 2

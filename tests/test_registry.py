@@ -127,3 +127,22 @@ def test_medviz_play_plays_any_registered_game_with_generic_flags(coin: Any, cap
     assert main(["play", "three", "--player", "Q=first"]) == 2  # a scenario id finds its game; a bad seat is one line
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "SEAT one of P" in err
+
+
+def test_medviz_odds_routes_to_the_chosen_game_and_keeps_fractions_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from fractions import Fraction
+
+    from medviz.cli import main
+
+    assert main(["odds", "battle", "--game", "empires_revolt", "--attacker", "3xA2+support1",
+                 "--defender", "blank+city", "--json"]) == 0
+    er = json.loads(capsys.readouterr().out)
+    assert Fraction(er["exact"]["attacker_wins"]) + Fraction(er["exact"]["defender_wins"]) == 1
+    assert main(["odds", "battle", "--attacker", "aragon:2FA,1L,K2", "--defender", "anjou:3FA", "--json"]) == 0
+    me = json.loads(capsys.readouterr().out)  # the default game keeps its own flags and answers
+    assert me["exact"]["attacker_wins"] == "1/2" and me["summary"]["attacker_expected_losses"] == 49 / 108
+    assert main(["odds", "battle", "--game", "nope", "--attacker", "x", "--defender", "y"]) == 2
+    assert "unknown game 'nope'" in capsys.readouterr().err
+    assert main(["play", "battle"]) == 2  # several games have one: the line names each GAME/SCENARIO
+    assert "medempires/battle" in capsys.readouterr().err

@@ -140,6 +140,45 @@ class Ruleset(abc.ABC):
         """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
         return state
 
+    # -- exact odds (``medviz odds``) ------------------------------------------------------------
+    #: How this game's forces are written on the command line (``medviz odds --game G --help``).
+    spec_help: str = ""
+
+    def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any]:
+        """Exact odds of one battle as JSON-ready data: ``summary`` (floats), ``exact`` (fractions as text)."""
+        raise MalformedInput(f"{self.game}: this game offers no battle odds")
+
+    def odds_arguments(self, parser: Any) -> None:
+        """Add this game's flags to ``medviz odds`` (default: ``battle --attacker SPEC --defender SPEC --option K=V``)."""
+        parser.description = f"Exact odds of one battle of {self.title or self.game} (no sampling).\n\n{self.spec_help}"
+        parser.add_argument("what", choices=["battle"], help="a whole battle")
+        parser.add_argument("--attacker", metavar="SPEC", required=True, help="the attacking force (SPEC below)")
+        parser.add_argument("--defender", metavar="SPEC", required=True, help="the defending force")
+        parser.add_argument("--option", action="append", metavar="K=V", help="a setting of the battle (repeatable)")
+        parser.add_argument("--json", action="store_true", help="print JSON")
+
+    def run_odds(self, args: Any) -> int:
+        """Carry out ``medviz odds`` with the flags of ``odds_arguments``; print words or JSON."""
+        import json
+
+        options: dict[str, str] = {}
+        for text in getattr(args, "option", None) or []:
+            key, sep, value = text.partition("=")
+            if not sep or not key.strip():
+                raise MalformedInput(f"--option {text[:60]!r}: expected K=V")
+            options[key.strip()] = value.strip()
+        result = self.battle_odds(args.attacker, args.defender, options)
+        if args.json:
+            print(json.dumps(result, indent=2, ensure_ascii=False))
+            return 0
+        print(f"Exact odds, {self.title or self.game}:")
+        exact = result.get("exact", {})
+        for key, value in result.get("summary", {}).items():
+            print(f"  {key.replace('_', ' '):32} {value:10.4f}  ({exact.get(key, '')})")
+        for line in result.get("choices", []):
+            print(f"  - {line}")
+        return 0
+
     # -- the command line (``medviz play`` and the game's own subcommands) ------------------------
     #: A module with ``register(subparsers)`` adding this game's own ``medviz`` subcommands, or None.
     command_module: str | None = None

@@ -154,20 +154,20 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 
-def register_battle_commands(sub: Any) -> None:
-    """Add ``odds`` and ``battle`` (one battle's exact odds, one battle die by die) to the command."""
-    def force_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--attacker", metavar="SPEC", help="attacking force (see SPEC below)")
-        sp.add_argument("--defender", metavar="SPEC", help="defending force")
-        sp.add_argument("--city", action="store_true", help="the land area has a city (siege train, coup de main)")
-        sp.add_argument("--ops", type=bounded("ops", 0, OPS_MAX, "a force has at most 15 OPs, 10.0"), default=0,
-                        help=f"OPs left for new combats after a NE (2 each; 0..{OPS_MAX})")
-        sp.add_argument("--interception", action="store_true", help="an interception: no avoid-combat roll (10.2)")
+def force_args(sp: Any) -> None:
+    """The flags that describe one battle: both forces, a city, OPs left, an interception."""
+    sp.add_argument("--attacker", metavar="SPEC", help="attacking force (see SPEC below)")
+    sp.add_argument("--defender", metavar="SPEC", help="defending force")
+    sp.add_argument("--city", action="store_true", help="the land area has a city (siege train, coup de main)")
+    sp.add_argument("--ops", type=bounded("ops", 0, OPS_MAX, "a force has at most 15 OPs, 10.0"), default=0,
+                    help=f"OPs left for new combats after a NE (2 each; 0..{OPS_MAX})")
+    sp.add_argument("--interception", action="store_true", help="an interception: no avoid-combat roll (10.2)")
 
-    o = sub.add_parser("odds", help="exact odds of one table roll or a whole battle",
-                       description="Exact odds (no sampling).\n  medviz odds field --units 3 --drm 1\n"
-                                   "  medviz odds battle --attacker aragon:2FA,1L,K2 --defender anjou:3FA\n\n" + SPEC_HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def odds_arguments(o: Any) -> None:
+    """``medviz odds`` for this game: one table roll (field, raid) or a whole battle, under stated choices."""
+    o.description = ("Exact odds (no sampling).\n  medviz odds field --units 3 --drm 1\n"
+                     "  medviz odds battle --attacker aragon:2FA,1L,K2 --defender anjou:3FA\n\n" + SPEC_HELP)
     o.add_argument("what", choices=["field", "raid", "battle"], help="a table (one roll) or a whole battle")
     o.add_argument("--units", type=bounded("units", -UNITS_MAX, UNITS_MAX, "units on the table"),
                    help="attacking units as counted on the table (field/raid)")
@@ -177,8 +177,10 @@ def register_battle_commands(sub: Any) -> None:
     o.add_argument("--defender-avoids", action="store_true", help="the defender tries to avoid combat")
     o.add_argument("--doctrine", metavar="SETTINGS", help="choices, e.g. 'table=field,counterattack=false'")
     o.add_argument("--json", action="store_true", help="print JSON")
-    o.set_defaults(func=cmd_odds)
 
+
+def register_battle_commands(sub: Any) -> None:
+    """Add ``battle`` (one battle, die by die) to the command."""
     b = sub.add_parser("battle", help="resolve one battle and print (or save) its history",
                        description="Resolve one battle, die by die.\n"
                                    "  medviz battle --attacker aragon:2FA,1L,K2 --defender anjou:3FA --seed 3\n"

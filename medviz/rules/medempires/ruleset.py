@@ -164,6 +164,17 @@ class MedEmpires(DefinedRuleset):
 
     command_module = "medviz.rules.medempires.commands"
 
+    def odds_arguments(self, parser: Any) -> None:
+        """One table roll (field, raid) or a whole battle under stated choices (commands.py)."""
+        from medviz.rules.medempires import commands
+
+        commands.odds_arguments(parser)
+
+    def run_odds(self, args: Any) -> int:
+        from medviz.rules.medempires import commands
+
+        return commands.cmd_odds(args)
+
     def play_arguments(self, scenario: str, parser: Any) -> None:
         """``--player-a``/``--player-b``, optional rules and override files (commands.py)."""
         from medviz.rules.medempires import commands
