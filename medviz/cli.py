@@ -141,9 +141,12 @@ def cmd_branch(args: argparse.Namespace) -> int:
     h = History.load(args.history)
     child = h.branch(args.roll, value)
     if args.out is not None:
-        child.save(args.out)
+        if args.tree:
+            child.save_tree(args.out)
+        else:
+            child.save(args.out)
     if args.json and not args.out:
-        sys.stdout.write(child.to_json(indent=1))
+        sys.stdout.write(child.tree_json(indent=1) if args.tree else child.to_json(indent=1))
         return 0
     d = diff(h, child)
     print(f"Branch: {args.roll} = {args.value} (re-run from event {child.replayed_from})")
@@ -202,6 +205,8 @@ def build_parser(play_target: tuple[Any, str] | None = None, odds_ruleset: Any =
     br.add_argument("--roll", required=True, help="the roll id to change")
     br.add_argument("--value", required=True, help="its new value")
     br.add_argument("--out", metavar="FILE", help="write the branch's history JSON to FILE")
+    br.add_argument("--tree", action="store_true",
+                    help="write the whole branch tree (the game, every branch explored, this one current) in one file")
     br.add_argument("--json", action="store_true", help="print the branch's history JSON")
     br.set_defaults(func=cmd_branch)
 

@@ -52,7 +52,11 @@ from medviz.engine.policy import HumanSeat, Policy, ScriptedPolicy, parse_policy
 from medviz.engine.registry import get_ruleset
 
 FORMAT = "medviz-history"
+#: One history per file: the game's events (every file medviz wrote before branch trees).
 VERSION = 1
+#: A whole branch tree in one file: the root game (as version 1) plus ``tree``, each branch by its
+#: override; branches re-run on load from their parents, so they cost a few bytes each.
+TREE_VERSION = 2
 
 
 
@@ -257,6 +261,37 @@ class History:
         """Write the JSON atomically (temporary file, then rename): never a half-written file."""
         write_atomic(path, self.to_json())
 
+    # -- the whole variation tree in one file ------------------------------------------------
+    def path(self) -> list[int]:
+        """Where this history sits in its tree: the child index at each step from the root."""
+        out: list[int] = []
+        h = self
+        while h.parent is not None:
+            out.append(h.parent.children.index(h))
+            h = h.parent
+        return out[::-1]
+
+    def tree_dict(self) -> dict[str, Any]:
+        """The whole branch tree of this history as JSON data (format version ``TREE_VERSION``).
+
+        The root game is written in full; each branch as its override and outcome, its own branches
+        inside it; ``current`` is this history's place (``path``), so loading returns it.
+        """
+        root = self.root
+        data = root.to_dict()
+        data["version"] = TREE_VERSION
+        data["tree"] = {"branches": [_branch_node(c) for c in root.children], "current": self.path()}
+        return data
+
+    def tree_json(self, indent: int | None = None) -> str:
+        """Canonical JSON text of the whole tree (see ``tree_dict``)."""
+        return json.dumps(self.tree_dict(), ensure_ascii=False, indent=indent,
+                          separators=(",", ":") if indent is None else None) + "\n"
+
+    def save_tree(self, path: str | Path) -> None:
+        """Write the whole branch tree atomically; ``History.load`` gives it back, at this history."""
+        write_atomic(path, self.tree_json())
+
     @classmethod
     def from_json(cls, text: str, where: str = "history") -> History:
         """Parse and check a history; it is replayed, so a file that does not replay is refused.
@@ -268,7 +303,9 @@ class History:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "history") -> History:
-        """Rebuild a history from its JSON data (see ``from_json``)."""
+        """Rebuild a history from its JSON data (see ``from_json``); a tree file gives its current node."""
+        if isinstance(data, Mapping) and data.get("version") == TREE_VERSION and data.get("format") == FORMAT:
+            return _from_tree(cls, data, where)
         ruleset = _check_header(data, where)
         players = _check_players(data["players"], ruleset, data["scenario"], where)
         overrides: dict[str, Any] = dict(data["overrides"])
@@ -310,6 +347,54 @@ class History:
     def load(cls, path: str | Path) -> History:
         """Read a history file; a missing, malformed or truncated file is ``MalformedInput``."""
         return cls.from_json(read_text(path, "history file"), str(path))
+
+
+def _branch_node(h: History) -> dict[str, Any]:
+    assert h.override is not None
+    return {"roll": h.override[0], "value": h.override[1], "outcome": h.outcome,
+            "branches": [_branch_node(c) for c in h.children]}
+
+
+def _from_tree(cls: type[History], data: Mapping[str, Any], where: str) -> History:
+    """A tree file: the root (checked like any history), then every branch re-run from its parent."""
+    tree = data.get("tree")
+    if not isinstance(tree, Mapping) or set(tree) != {"branches", "current"}:
+        raise MalformedInput(f"{where}: tree: expected an object with branches and current")
+    if data.get("parent") is not None:
+        raise MalformedInput(f"{where}: parent: a tree file starts at its root game (parent null)")
+    root = cls.from_dict({k: (VERSION if k == "version" else v) for k, v in data.items() if k != "tree"}, where)
+    _grow(root, tree["branches"], f"{where}: tree.branches")
+    expect(tree["current"], "list", f"{where}: tree.current")
+    node = root
+    for i, step in enumerate(tree["current"]):
+        if not has_type(step, "int") or not 0 <= step < len(node.children):
+            raise MalformedInput(f"{where}: tree.current[{i}]: {_short(step)} is not a branch index here "
+                                 f"(0..{len(node.children) - 1})")
+        node = node.children[step]
+    return node
+
+
+def _grow(parent: History, nodes: Any, where: str) -> None:
+    expect(nodes, "list", where)
+    for i, node in enumerate(nodes):
+        here = f"{where}[{i}]"
+        expect(node, "object", here)
+        if set(node) != {"roll", "value", "outcome", "branches"}:
+            raise MalformedInput(f"{here}: expected the fields roll, value, outcome and branches, "
+                                 f"got {_short(sorted(map(str, node)))}")
+        expect(node["roll"], "str", f"{here}.roll")
+        if not (isinstance(node["value"], str) or has_type(node["value"], "int")):
+            raise MalformedInput(f"{here}.value: expected a whole number or text, got {json_type(node['value'])}")
+        if any(c.override == (node["roll"], node["value"]) for c in parent.children):
+            raise MalformedInput(f"{here}: the branch {node['roll']} = {_short(node['value'])} appears twice")
+        try:
+            child = parent.branch(node["roll"], node["value"])
+        except MedvizError as exc:
+            raise MalformedInput(f"{here}: {str(exc).splitlines()[0]}") from None
+        if _canonical(child.outcome) != _canonical(node["outcome"]):
+            raise MalformedInput(f"{here}.outcome: does not match the branch's replayed outcome "
+                                 f"({_first_difference(node['outcome'], thaw(child.outcome))})")
+        _grow(child, node["branches"], f"{here}.branches")
 
 
 def parse_player(spec: str, ruleset: Ruleset) -> Policy:
@@ -432,7 +517,8 @@ def _check_header(data: Any, where: str) -> Ruleset:
             why = ("; it is an older format: play the game again to save it in the current one" if version < VERSION
                    else "; it was saved by a newer medviz")
         raise MalformedInput(f"{where}: version: history version {_short(version)} is not supported "
-                             f"(this medviz reads version {VERSION}){why}")
+                             f"(this medviz reads version {VERSION}, one history, and {TREE_VERSION}, a branch tree)"
+                             f"{why}")
     extra = [k for k in data if k not in _HEADER]
     if extra:
         raise MalformedInput(f"{where}: unexpected field(s) {_short(sorted(map(str, extra)))}; "
