@@ -146,3 +146,25 @@ def test_medviz_odds_routes_to_the_chosen_game_and_keeps_fractions_exact(capsys:
     assert "unknown game 'nope'" in capsys.readouterr().err
     assert main(["play", "battle"]) == 2  # several games have one: the line names each GAME/SCENARIO
     assert "medempires/battle" in capsys.readouterr().err
+
+
+def test_the_adding_a_game_example_in_the_docs_runs() -> None:
+    """docs/engine.md's worked example is real code: it plays, branches and round-trips."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "engine.md").read_text(encoding="utf-8")
+    block = re.search(r"## Adding a game.*?```python\n(.*?)```", text, re.S)
+    assert block is not None
+    scope: dict[str, Any] = {}
+    exec(compile(block.group(1), "docs/engine.md", "exec"), scope)  # noqa: S102 - our own docs
+    rs = scope["RULESET"]
+    register_ruleset(rs.game, rs)
+    try:
+        h = play(rs, "three", {}, seed=2, players={"P": FirstOptionPolicy()})
+        toss = h.rolls()[0]
+        child = h.branch(toss.roll, 3 - toss.value)
+        assert child.outcome != h.outcome or child.events != h.events
+        assert History.from_json(child.to_json()).to_json() == child.to_json()
+    finally:
+        unregister_ruleset(rs.game)

@@ -97,8 +97,14 @@ class DefinedRuleset(Ruleset):
         return self._definition
 
     def scenario_of(self, state: Any) -> str:
-        """The scenario a state belongs to (default: its ``scenario`` attribute)."""
-        return str(state.scenario)
+        """The scenario a state belongs to: its ``scenario`` attribute or key, else the game's only one."""
+        name = state.get("scenario") if isinstance(state, Mapping) else getattr(state, "scenario", None)
+        if isinstance(name, str):
+            return name
+        if len(self.definition.scenarios) == 1:
+            return next(iter(self.definition.scenarios))
+        raise MalformedInput(f"{self.game}: cannot tell the scenario of a {type(state).__name__} state; "
+                             f"give it a 'scenario' field or override scenario_of")
 
     def scenarios(self) -> tuple[str, ...]:
         return tuple(self.definition.scenarios)
