@@ -56,8 +56,13 @@ def _policy(spec: str | Policy, what: str, ruleset: Ruleset) -> Policy:
 
 def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
               seed: int = 0, options: Mapping[str, Any] | None = None,
-              stand_in: str | Policy = "heuristic", game: str | Ruleset = DEFAULT_GAME) -> Table:
-    """A table at which you play seat ``side`` of ``game``'s ``scenario``; ``opponent`` plays every other seat."""
+              stand_in: str | Policy | None = None, game: str | Ruleset = DEFAULT_GAME) -> Table:
+    """A table at which you play seat ``side`` of ``game``'s ``scenario``; ``opponent`` plays every other seat.
+
+    ``stand_in`` answers for you on request ("let the computer choose"); default: the game's
+    ``heuristic`` player if it has one (the conventional name of a ruleset's own computer player),
+    else the opponent's kind of player.
+    """
     rs = _ruleset(game)
     playable = list(rs.table_scenarios())
     if not isinstance(scenario, str) or scenario not in playable:
@@ -71,7 +76,8 @@ def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | P
     opponent_policy = _policy(opponent, "opponent", rs)
     return Table(rs, scenario, dict(options or {}), seed=seed, humans=side,
                  players={s: opponent_policy for s in seats if s != side},
-                 stand_in=_policy(stand_in, "stand_in", rs))
+                 stand_in=_policy(stand_in if stand_in is not None else
+                                  "heuristic" if "heuristic" in rs.policies else opponent, "stand_in", rs))
 
 
 class PlayModel(traitlets.HasTraits):

@@ -19,6 +19,7 @@ a note that slipped past the sanitizer could neither run an inline handler nor p
 from __future__ import annotations
 
 import base64
+import html
 import copy
 import gzip
 import json
@@ -378,7 +379,12 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
         timeline = encode_timeline(figure, init, steps)
         mode = "map"
         # The scenario's name, without the step part ("… — turn 1, setup", "…: set-up").
-        shown = str(first.get("title") if isinstance(first, Mapping) else getattr(first, "title", "")) or title
+        if isinstance(first, Mapping) and first.get("title"):
+            shown = str(first["title"])
+        else:  # the portrayal's title is markup: the page wants its plain words
+            drawn = shown_portrayal(drawer.fig)
+            shown = html.unescape(re.sub(r"<[^>]*>", "", drawn.title)) if drawn is not None else ""
+        shown = shown or title
         title = re.split(r" — |: set-up", shown)[0].strip() or title
     else:
         battle = _battle_timeline(history)
