@@ -15,7 +15,7 @@ from the measured bytes per frame, and printed as such.
 Histories: a real ``vespers-1282`` game from the rules engine when it plays (players: seeded
 random), with map views from ``view.history_view`` when the rules provide it, otherwise from an
 interim adapter of the game state written here (control, stacks, Kings, Pope, TP; no overlays);
-and a synthetic "battle marathon" (real battles laid end to end, see medviz/export/synthetic.py).
+and a synthetic "battle marathon" (real battles laid end to end, see medviz/rules/medempires/marathon.py).
 Run: make bench   (or .venv/bin/python benchmarks/bench_export.py [--naive-steps N])
 """
 
@@ -151,7 +151,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="seed of the real Vespers game")
     ap.add_argument("--battles", type=int, default=100, help="battles in the synthetic marathon")
     args = ap.parse_args()
-    from medviz.export.synthetic import battle_marathon, marathon_views
+    from medviz.rules.medempires.marathon import battle_marathon, marathon_views
 
     cases: list[tuple[str, Any, Callable[[int], dict[str, Any]]]] = []
     game = vespers_game(args.seed)

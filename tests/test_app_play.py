@@ -47,7 +47,7 @@ def test_the_model_words_the_pending_decision_and_its_legal_options() -> None:
 
 def test_set_up_as_in_1282_places_the_rest_then_undo_takes_it_back() -> None:
     m = PlayModel(seed=SEED)
-    assert m.setup_year == 1282
+    assert m.setup_label == "set up as in 1282"
     first = m.pending
     m.set_up_as_in_history()
     assert m.pending is not None and m.pending.phase != "set-up" and m.pending.turn == 1

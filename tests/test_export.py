@@ -134,7 +134,7 @@ def test_hostile_note_cannot_break_out_of_the_page(battle: History) -> None:
 
 
 def test_long_replay_stays_small() -> None:
-    from medviz.export.synthetic import battle_marathon, marathon_views
+    from medviz.rules.medempires.marathon import battle_marathon, marathon_views
 
     replay = battle_marathon(25)
     page = export.build_page(replay, view_at=marathon_views(replay))
@@ -148,7 +148,7 @@ def test_long_replay_stays_small() -> None:
 
 @pytest.mark.slow
 def test_a_replay_as_long_as_a_whole_vespers_game_stays_under_3_mb() -> None:
-    from medviz.export.synthetic import battle_marathon, marathon_views
+    from medviz.rules.medempires.marathon import battle_marathon, marathon_views
 
     replay = battle_marathon(100)  # about 2,100 events over 3 turns x 6 phases
     page = export.build_page(replay, view_at=marathon_views(replay))

@@ -180,11 +180,15 @@ def test_nesting_limit_is_exact() -> None:
 
 
 def test_old_and_new_versions_are_named() -> None:
-    for version, words in ((0, "it is an older format"), (2, "saved by a newer medviz")):
+    for version, words in ((0, "it is an older format"), (3, "saved by a newer medviz")):
         d = _doc(_root())
         d["version"] = version
         with pytest.raises(MalformedInput, match=f"version {version} is not supported .*{words}"):
             History.from_dict(d, "old.json")
+    d = _doc(_root())
+    d["version"] = 2  # a branch tree without its tree
+    with pytest.raises(MalformedInput, match="tree: expected an object with branches and current"):
+        History.from_dict(d, "tree.json")
 
 
 def test_current_files_still_load_byte_for_byte(tmp_path: Path) -> None:

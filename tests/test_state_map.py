@@ -16,7 +16,8 @@ from medviz.engine.errors import UnknownReference
 from medviz.rules.medempires.gamedata import load_game_data
 from medviz.rules.medempires.view import setup_view
 from medviz.viz.palette import cvd_pairs, delta_e, hex_to_rgb, simulate
-from medviz.viz.state_map import (DEFAULT_STATE_STYLE, badge_text, state_map, update_state_map)
+from medviz.rules.medempires.portrayal import badge_text
+from medviz.viz.state_map import DEFAULT_STATE_STYLE, state_map, update_state_map
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ DESIGN_WIDTH = 1200
 
 
 class MapPane:
-    """A FigureWidget state map that steps from view to view (geometry sent once).
+    """A FigureWidget state map that steps from view to view (geometry sent once); ``ruleset`` portrays them.
 
     With ``width=None`` (the default) the map follows the width of the notebook's output area:
     the figure has no fixed width, and once the browser has drawn it (plotly.js can only measure
@@ -28,14 +28,15 @@ class MapPane:
     the browser window resizes. Panel boxes are laid out for ``DESIGN_WIDTH``.
     """
 
-    def __init__(self, view: Mapping[str, Any], width: int | None = None, height: int = 750) -> None:
+    def __init__(self, view: Any, width: int | None = None, height: int = 750, *, ruleset: Any = None) -> None:
         from medviz.viz.state_map import state_map
 
-        figure = state_map(view, width=width or DESIGN_WIDTH, height=height)
+        figure = state_map(view, width=width or DESIGN_WIDTH, height=height, ruleset=ruleset)
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
-        self.view: Mapping[str, Any] = view
+        self.view: Any = view
+        self.ruleset = ruleset
         if width is None:
             # plotly.js refits a responsive figure when the window resizes (the widget's config
             # has no public setter; ``_config`` is what the widget hands to ``Plotly.newPlot``).
@@ -49,13 +50,19 @@ class MapPane:
             # it is on the page (when the view was first drawn it may not have been: 700 px then).
             self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-{change['new']}"})
 
-    def show(self, view: Mapping[str, Any]) -> int:
+    def clickable(self) -> list[Any]:
+        """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""
+        meta = self.figure.layout.meta
+        names = set(meta.get("clickable") or []) if isinstance(meta, Mapping) else set()
+        return [t for t in self.figure.data if t.name in names]
+
+    def show(self, view: Any) -> int:
         """Move the map to ``view``; returns how many parts changed."""
         from medviz.viz.state_map import update_state_map
 
         if view is self.view:
             return 0
-        n = update_state_map(self.figure, self.view, view)
+        n = update_state_map(self.figure, self.view, view, ruleset=self.ruleset)
         self.view = view
         return n
 

@@ -40,11 +40,10 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self._shown: tuple[History, int] | None = None  # the branch and event the map shows
         if self.view_at is not None:
             h = self.model.current
-            self.map = MapPane(self.view_at(h, self._map_seq(h)), *map_size)
+            self.map = MapPane(self.view_at(h, self._map_seq(h)), *map_size, ruleset=h.ruleset)
             self._shown = (h, self._map_seq(h))
-            battles = next((t for t in self.map.figure.data if t.name == "battles"), None)
-            if battles is not None:
-                battles.on_click(self._on_battle_click)
+            for trace in self.map.clickable():
+                trace.on_click(self._on_battle_click)
             stage: widgets.Widget = self.map.figure
         else:
             stage = self.battle
@@ -101,7 +100,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             self.model.value = change["new"]
 
     def _on_battle_click(self, trace: Any, points: Any, _state: Any) -> None:
-        """A click on a battle star picks that battle's deciding roll."""
+        """A click on a clickable mark (a battle star) picks its roll, else the deciding roll at its area."""
         for i in getattr(points, "point_inds", []) or []:
             custom = trace.customdata[i] if trace.customdata is not None else None
             roll = custom[2] if custom is not None and len(custom) > 2 else ""

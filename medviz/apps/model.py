@@ -14,12 +14,13 @@ from typing import Any
 import traitlets
 
 from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.game import Ruleset
 from medviz.engine.history import History, diff
 
 __all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "default_view_at",
            "describe_branch", "normalise_view_at", "roll_effects", "roll_label"]
 
-#: A view function: (history, event seq) -> view dict (the contract of rules/medempires/view.py).
+#: A view function: (history, event seq) -> the game's view of the map (``Ruleset.view_at``; a ``Portrayal`` will do).
 ViewAt = Callable[[History, int], Mapping[str, Any]]
 
 
@@ -46,15 +47,16 @@ def normalise_view_at(view_at: Callable[..., Any] | None, history: History) -> V
 
 
 def default_view_at(history: History) -> ViewAt | None:
-    """``history_view`` of the rules for whole-game histories, once the rules provide it; else None."""
-    if history.scenario == "battle":
+    """The map views of the history's own game (``Ruleset.view_at``); None when it draws no map of it."""
+    rs = getattr(history, "ruleset", None)
+    if rs is None or type(rs).view_at is Ruleset.view_at or rs.view_at(history, -1) is None:
         return None
-    try:
-        from medviz.rules.medempires import view as view_module
-    except ImportError:
-        return None
-    fn = getattr(view_module, "history_view", None)
-    return fn if callable(fn) else None
+    return rs.view_at  # type: ignore[no-any-return]
+
+
+def _tags(history: Any) -> Callable[[Any], frozenset[str]]:
+    rs = getattr(history, "ruleset", None)
+    return rs.roll_tags if rs is not None else (lambda _e: frozenset())
 
 
 class ReplayModel(traitlets.HasTraits):
@@ -195,10 +197,11 @@ class DiceLabModel(traitlets.HasTraits):
 
     @classmethod
     def _decisive(cls, history: History) -> str:
-        """The last combat-table roll (else the last roll with known effects), else ''."""
-        with_effects = [r for r in history.rolls() if getattr(r, "effects", None)]
-        combat = [r for r in with_effects if "round-" in cls._id(r)]
-        chosen = combat or with_effects
+        """The last roll the game tags ``decisive`` (else the last roll with known effects), else ''."""
+        tags = _tags(history)
+        rolls = history.rolls()
+        decisive = [r for r in rolls if "decisive" in tags(r)]
+        chosen = decisive or [r for r in rolls if getattr(r, "effects", None)]
         return cls._id(chosen[-1]) if chosen else ""
 
     def rolls(self) -> list[Any]:
@@ -216,12 +219,11 @@ class DiceLabModel(traitlets.HasTraits):
         self.value = event.value
 
     def decisive_roll_at(self, area: str | None = None, before: int | None = None) -> str:
-        """The roll that decided a battle: its last combat-table roll.
+        """The roll that decided a battle: its last roll the game tags ``decisive`` (``Ruleset.roll_tags``).
 
         With ``area``, the battle is the last one the history opens there (a change event about a
         battle whose data names the area); with ``before``, the last battle before that event.
-        Combat-table rolls are preferred (their ids say ``round-``); any roll with known effects
-        will do otherwise.
+        Decisive rolls are preferred; any roll with known effects will do otherwise.
         """
         h = self.current
         lo, hi = 0, len(h) if before is None else before + 1
@@ -232,9 +234,9 @@ class DiceLabModel(traitlets.HasTraits):
                 lo = opened[-1]
                 ends = [e.seq for e in h.events[lo:hi] if str(getattr(e, "change", "")) in ("battle-closed", "battle-ends")]
                 hi = ends[-1] + 1 if ends else hi
-        rolls = [r for r in self.rolls() if getattr(r, "effects", None) and lo <= r.seq < hi]
-        combat = [r for r in rolls if "round-" in self._id(r)]
-        chosen = combat or rolls
+        tags = _tags(h)
+        rolls = [r for r in self.rolls() if lo <= r.seq < hi]
+        chosen = [r for r in rolls if "decisive" in tags(r)] or [r for r in rolls if getattr(r, "effects", None)]
         if not chosen:
             raise UnknownReference(f"no combat roll{' in ' + area if area else ''} in this branch")
         return self._id(chosen[-1])
@@ -293,15 +295,9 @@ class DiceLabModel(traitlets.HasTraits):
             lines.append("The outcome is the same" + (f" (winner: {winner})." if winner is not None else "."))
         if view_at is not None:
             va, vb = view_at(other, len(other) - 1), view_at(h, len(h) - 1)
-            ca, cb = va.get("control") or {}, vb.get("control") or {}
-            moved = sorted(a for a in set(ca) | set(cb) if ca.get(a) != cb.get(a))
-            if moved:
-                lines.append("Areas that changed hands: " + ", ".join(f"{a} ({ca.get(a)} → {cb.get(a)})" for a in moved))
-            else:
-                lines.append("No area ends in other hands.")
-            for key in ("vp",):
-                if va.get(key) != vb.get(key):
-                    lines.append(f"VP: {va.get(key)} → {vb.get(key)}")
+            rs = getattr(h, "ruleset", None)
+            if rs is not None and va is not None and vb is not None:
+                lines += rs.compare_views(va, vb)
         if d.identical:
             lines.append("The two histories are identical.")
         return "\n".join(lines)

@@ -16,8 +16,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, html_box
-from medviz.apps.play_model import PlayModel, in_setup, side_name
+from medviz.apps.play_model import DEFAULT_GAME, PlayModel
 from medviz.engine.errors import MedvizError
+from medviz.engine.game import Ruleset
 from medviz.engine.history import History
 from medviz.engine.policy import DecisionPoint, Policy
 
@@ -25,19 +26,21 @@ __all__ = ["PlayTable"]
 
 
 class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
-    """Play ``side`` ("A" or "B") of ``scenario`` against ``opponent`` (a player spec or policy)."""
+    """Play seat ``side`` of ``game``'s ``scenario`` against ``opponent`` (a player spec or policy)."""
 
     def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
                  seed: int = 0, options: Mapping[str, Any] | None = None,
-                 map_size: tuple[int | None, int] = (None, 750)) -> None:
-        self.model = PlayModel(scenario, side, opponent, seed=seed, options=options)
+                 map_size: tuple[int | None, int] = (None, 750), game: str | Ruleset = DEFAULT_GAME) -> None:
+        self.model = PlayModel(scenario, side, opponent, seed=seed, options=options, game=game)
         self.header = html_box(width="auto")
-        self.map = MapPane(self.model.view(), *map_size)
+        first = self.model.view()
+        self.map = MapPane(first, *map_size, ruleset=self.model.table.ruleset) if first is not None else None
         self.prompt = html_box(width="auto")
         self.choices = widgets.Select(options=[], rows=8, layout=widgets.Layout(width="98%"))
         self.choose_button = self._button("Choose", "take the selected option", "primary")
         self.auto_button = self._button("Let the computer choose", "the heuristic answers this decision only")
-        self.setup_button = self._button(f"Set up as in {self.model.setup_year}",
+        shortcut = self.model.setup_label or "set up"
+        self.setup_button = self._button(shortcut[:1].upper() + shortcut[1:],
                                          "place the rest of your counters as they stood (default deployment)")
         self.undo_button = self._button("Undo", "take back your last move")
         self.finish_button = self._button("Finish the game for me", "the heuristic plays your side to the end")
@@ -56,7 +59,8 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         decide = widgets.VBox([self.prompt, self.choices, buttons, self.notice, self.outcome],
                               layout=widgets.Layout(width="44%"))
         log = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent], layout=widgets.Layout(width="54%"))
-        super().__init__([self.header, self.map.figure, widgets.HBox([decide, log])],
+        stage = [self.map.figure] if self.map is not None else []
+        super().__init__([self.header, *stage, widgets.HBox([decide, log])],
                          layout=widgets.Layout(width="100%"))
         # Stable class names for the page (the browser test finds the parts by them); no behaviour.
         self.add_class("medviz-play")
@@ -134,14 +138,15 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
     def _render(self) -> None:
         m = self.model
         view = m.view()
-        score = m.score(view)
-        tp, vp = score["tp"], score["vp"]
+        scores = "".join(
+            f" &nbsp; <span title='{html.escape(meaning)}'>{html.escape(short)} "
+            + " · ".join(f"{html.escape(str(seat))} {html.escape(str(n))}" for seat, n in by_seat.items()) + "</span>"
+            for short, meaning, by_seat in m.score(view))
         self.header.value = (
             f"<span style='font-size:16px'><b>{html.escape(m.where())}</b></span> &nbsp; "
-            f"you play <b>{html.escape(side_name(m.side))}</b> &nbsp; "
-            f"<span title='treasury points (6.1)'>TP A {tp.get('A', 0)} · B {tp.get('B', 0)}</span> &nbsp; "
-            f"<span title='victory points (4.0)'>VP A {vp.get('A', 0)} · B {vp.get('B', 0)}</span>")
-        self.map.show(view)
+            f"you play <b>{html.escape(m.side_name())}</b>{scores}")
+        if self.map is not None and view is not None:
+            self.map.show(view)
         p = m.pending
         if p is None:
             self.prompt.value = "<b>The game is over.</b>"
@@ -156,7 +161,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         for b in (self.choose_button, self.auto_button, self.finish_button):
             b.disabled = not playing
         self.choices.disabled = not playing
-        self.setup_button.disabled = not (playing and p is not None and in_setup(p))
+        self.setup_button.disabled = not (playing and p is not None and m.in_setup(p))
         self.undo_button.disabled = not m.table.steps
         self.recent.value = m.recent_html()
         self.outcome.value = m.outcome_html()

@@ -1,48 +1,51 @@
-"""``PlayModel``: one side of Mediterranean Empires played at a table, as traitlets. No widget imports.
+"""``PlayModel``: one seat of a game played at a table, as traitlets. No widget imports.
 
-The model wraps an engine ``Table`` (``medviz.engine.table``) set up for the game: the other side
-is a computer player, the heuristic stands in for the human on request, and a refused choice names
-its rule (``legality.why_illegal``). Views (``medviz.apps.play``) observe ``version``; tests drive
-the model directly.
+The model wraps an engine ``Table`` (``medviz.engine.table``) set up for the game: the other seats
+are computer players, a stand-in answers for the human on request, and a refused choice names its
+rule (``Ruleset.refusal``). Everything the table says about the game comes through its ruleset's
+hooks: seat names (``seat_title``), options in words (``describe_option``), the set-up shortcut
+(``setup_shortcut``), the map (``live_view``) and the score (``scores``). Views
+(``medviz.apps.play``) observe ``version``; tests drive the model directly.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any
 
 import traitlets
 
-from medviz.engine.errors import MalformedInput, MedvizError, UnknownReference
+from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.engine.events import Event, RollEvent
+from medviz.engine.game import Ruleset
 from medviz.engine.history import History
 from medviz.engine.policy import DecisionPoint, Policy, parse_policy
+from medviz.engine.registry import get_ruleset
 from medviz.engine.table import Table
 
-__all__ = ["PlayModel", "SIDES", "new_table", "side_name"]
+__all__ = ["DEFAULT_GAME", "PlayModel", "new_table", "side_name"]
 
-#: The two players of Mediterranean Empires (3.1, 3.2).
-SIDES = ("A", "B")
+#: The game a table plays when none is named (the flagship; any registered ruleset id will do).
+DEFAULT_GAME = "medempires"
 
 _NOT_GIVEN: Any = object()
 
 
-def side_name(side: str) -> str:
-    """``Player B (Aragon)``: a side and the powers it plays (3.0)."""
-    from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
-
-    powers = [game_data().powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == side]
-    return f"Player {side} ({' and '.join(powers)})" if powers else f"Player {side}"
+def _ruleset(game: str | Ruleset) -> Ruleset:
+    return game if isinstance(game, Ruleset) else get_ruleset(game)
 
 
-def _policy(spec: str | Policy, what: str) -> Policy:
-    from medviz.rules.medempires.ruleset import RULESET
+def side_name(side: str, game: str | Ruleset = DEFAULT_GAME, scenario: str = "vespers-1282",
+              state: Any = None) -> str:
+    """A seat as the table names it, e.g. ``Player B (Aragon)`` (``Ruleset.seat_title``)."""
+    return _ruleset(game).seat_title(side, scenario, state)
 
+
+def _policy(spec: str | Policy, what: str, ruleset: Ruleset) -> Policy:
     if isinstance(spec, str):
         try:
-            return parse_policy(spec, RULESET.policies)
+            return parse_policy(spec, ruleset.policies)
         except MalformedInput as exc:
             raise MalformedInput(f"{what}: {exc}") from None
     if callable(getattr(spec, "choose", None)) and isinstance(getattr(spec, "spec", None), str):
@@ -53,36 +56,28 @@ def _policy(spec: str | Policy, what: str) -> Policy:
 
 def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
               seed: int = 0, options: Mapping[str, Any] | None = None,
-              stand_in: str | Policy = "heuristic") -> Table:
-    """A table at which you play ``side`` of a whole-game scenario against a computer ``opponent``."""
-    from medviz.rules.medempires.game import SCENARIOS
-    from medviz.rules.medempires.game.legality import HumanPlayer
-    from medviz.rules.medempires.ruleset import RULESET
+              stand_in: str | Policy | None = None, game: str | Ruleset = DEFAULT_GAME) -> Table:
+    """A table at which you play seat ``side`` of ``game``'s ``scenario``; ``opponent`` plays every other seat.
 
-    if not isinstance(scenario, str) or scenario not in SCENARIOS:
-        raise UnknownReference(f"unknown scenario {scenario!r}; a table plays one of: {', '.join(SCENARIOS)}")
-    if side not in SIDES:
-        raise MalformedInput(f"side {side!r}: choose 'A' ({side_name('A')}) or 'B' ({side_name('B')})")
-    other = "A" if side == "B" else "B"
+    ``stand_in`` answers for you on request ("let the computer choose"); default: the game's
+    ``heuristic`` player if it has one (the conventional name of a ruleset's own computer player),
+    else the opponent's kind of player.
+    """
+    rs = _ruleset(game)
+    playable = list(rs.table_scenarios())
+    if not isinstance(scenario, str) or scenario not in playable:
+        raise UnknownReference(f"unknown scenario {scenario!r}; a table plays one of: {', '.join(playable)}")
+    seats = rs.actors(scenario)
+    if side not in seats:
+        choices = " or ".join(f"{s!r} ({rs.seat_title(s, scenario)})" for s in seats)
+        raise MalformedInput(f"side {side!r}: choose {choices}")
     if options is not None and not isinstance(options, Mapping):
         raise MalformedInput(f"options must be a mapping of option names to values, not {type(options).__name__}")
-
-    def refusal(point: DecisionPoint, choice: Any) -> MedvizError:
-        from medviz.rules.medempires.game.state import using_data
-
-        with using_data(point.state):  # the game's own map and data (override files) word the refusal
-            return HumanPlayer().refusal(point, choice)  # IllegalAction naming the rule (legality.why_illegal)
-
-    return Table(RULESET, scenario, dict(options or {}), seed=seed, humans=side,
-                 players={other: _policy(opponent, "opponent")}, stand_in=_policy(stand_in, "stand_in"),
-                 refusal=refusal)
-
-
-def in_setup(point: DecisionPoint) -> bool:
-    """True for a set-up decision (3.0-3.3.1: placing a starting counter)."""
-    from medviz.rules.medempires.game.deploy import SETUP_PHASE
-
-    return point.phase == SETUP_PHASE
+    opponent_policy = _policy(opponent, "opponent", rs)
+    return Table(rs, scenario, dict(options or {}), seed=seed, humans=side,
+                 players={s: opponent_policy for s in seats if s != side},
+                 stand_in=_policy(stand_in if stand_in is not None else
+                                  "heuristic" if "heuristic" in rs.policies else opponent, "stand_in", rs))
 
 
 class PlayModel(traitlets.HasTraits):
@@ -103,8 +98,8 @@ class PlayModel(traitlets.HasTraits):
 
     def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
                  seed: int = 0, options: Mapping[str, Any] | None = None, table: Table | None = None,
-                 **kw: Any) -> None:
-        t = table if table is not None else new_table(scenario, side, opponent, seed=seed, options=options)
+                 game: str | Ruleset = DEFAULT_GAME, **kw: Any) -> None:
+        t = table if table is not None else new_table(scenario, side, opponent, seed=seed, options=options, game=game)
         super().__init__(table=t, **kw)
         self._refresh()
 
@@ -125,39 +120,43 @@ class PlayModel(traitlets.HasTraits):
         return self.table.history  # type: ignore[no-any-return]
 
     @property
-    def setup_year(self) -> int:
-        """The year the scenario's default deployment shows (1282 for the Vespers)."""
-        from medviz.rules.medempires.game.state import game_data, using_data
+    def setup_label(self) -> str | None:
+        """What the set-up shortcut does, e.g. ``set up as in 1282`` (``Ruleset.setup_shortcut``); None: no shortcut now."""
+        p = self.pending
+        return self.table.ruleset.setup_shortcut(p) if p is not None else None
 
-        with using_data(self.table.state):
-            sc = game_data().scenarios[self.table.scenario]
-            return int(sc.turn_years[0][0]) if sc.turn_years else 0
+    def in_setup(self, point: DecisionPoint | None = None) -> bool:
+        """True while the pending decision (or ``point``) belongs to a set-up the computer may finish."""
+        p = point if point is not None else self.pending
+        return p is not None and self.table.ruleset.setup_shortcut(p) is not None
+
+    def side_name(self, side: str | None = None) -> str:
+        """A seat (default: yours) as the game names it, e.g. ``Player B (Aragon)``."""
+        return str(self.table.ruleset.seat_title(side or self.side, self.table.scenario, self.table.state))
 
     def where(self) -> str:
         """Turn and phase now, in words."""
         p = self.pending
         s = self.table.state
-        turn = p.turn if p is not None and p.turn is not None else s.turn
-        phase = p.phase if p is not None and p.phase is not None else s.phase
+        turn = p.turn if p is not None and p.turn is not None else getattr(s, "turn", None)
+        phase = p.phase if p is not None and p.phase is not None else getattr(s, "phase", None)
         if self.finished:
             return "Game over"
         if not turn:
-            return "Set-up (3.0), before game turn 1"
-        return f"Turn {turn}, {str(phase).replace('-', ' ')}"
+            return "Set-up, before the first turn"
+        words = self.table.ruleset.phase_names().get(str(phase)) or str(phase).replace("-", " ")
+        return f"Turn {turn}, {words}"
 
-    def view(self) -> dict[str, Any]:
-        """The map view of the live state, with the current force's path and battle."""
-        from medviz.rules.medempires.view import state_view, step_overlays
-
-        events = self.table.events
-        overlays = step_overlays(SimpleNamespace(events=events), len(events) - 1) if events else []
+    def view(self) -> Any:
+        """The map view of the live state, with the current step's overlays (``Ruleset.live_view``)."""
         p = self.pending
-        return state_view(self.table.state, overlays, turn=p.turn if p else None, phase=p.phase if p else None)
+        return self.table.ruleset.live_view(self.table.state, self.table.events, turn=p.turn if p else None,
+                                            phase=p.phase if p else None)
 
-    def score(self, view: Mapping[str, Any] | None = None) -> dict[str, dict[str, int]]:
-        """Treasury points and victory points now (or in ``view``): ``{"tp": {"A": n, "B": n}, "vp": {...}}``."""
+    def score(self, view: Any = None) -> list[tuple[str, str, Mapping[str, int]]]:
+        """The scores now (or in ``view``): (short name, meaning, points by seat), e.g. TP and VP."""
         v = view if view is not None else self.view()
-        return {"tp": dict(v["tp"]), "vp": dict(v["vp"])}
+        return list(self.table.ruleset.scores(v))
 
     def recent(self) -> list[str]:
         """What happened since your last move (dice included), in plain words."""
@@ -185,7 +184,7 @@ class PlayModel(traitlets.HasTraits):
         winner = str(out.get("winner"))
         you = "You win" if winner == self.side else "You lose"
         return (f"<div class='medviz-outcome' style='font-size:15px;border-left:4px solid #b8860b;padding-left:8px'>"
-                f"<b>{html.escape(you)}: {html.escape(side_name(winner))} wins.</b><br>"
+                f"<b>{html.escape(you)}: {html.escape(self.side_name(winner))} wins.</b><br>"
                 f"{html.escape(str(out.get('reason', '')))}</div>")
 
     # -- moves ---------------------------------------------------------------------------------
@@ -216,9 +215,10 @@ class PlayModel(traitlets.HasTraits):
     def set_up_as_in_history(self) -> DecisionPoint | None:
         """Place every counter you have not placed yet where the default deployment puts it (3.0)."""
         p = self._awaiting()
-        if not in_setup(p):
+        label = self.table.ruleset.setup_shortcut(p)
+        if label is None:
             raise MalformedInput("the set-up is over: every starting counter has been placed")
-        self._move(lambda: self.table.auto_while(in_setup, label=f"set up as in {self.setup_year}"))
+        self._move(lambda: self.table.auto_while(self.in_setup, label=label))
         return self.pending
 
     def undo(self) -> DecisionPoint | None:
@@ -230,7 +230,7 @@ class PlayModel(traitlets.HasTraits):
 
     def finish(self, policy: str | Policy | None = None) -> History:
         """Let the computer (default: the heuristic) play your side to the end; returns the history."""
-        pol = _policy(policy, "finish policy") if policy is not None else None
+        pol = _policy(policy, "finish policy", self.table.ruleset) if policy is not None else None
         self._move(lambda: self.table.finish_with(pol))
         return self.history
 
@@ -251,17 +251,14 @@ class PlayModel(traitlets.HasTraits):
         return str(self.table.describe(e))
 
     def _refresh(self) -> None:
-        from medviz.rules.medempires.game.describe import describe_choice
-        from medviz.rules.medempires.game.state import using_data
-
         p = self.pending
+        rs = self.table.ruleset
         with self.hold_trait_notifications():
             self.finished = p is None
             if p is None:
                 self.prompt, self.labels = "", []
             else:
-                with using_data(self.table.state):
-                    self.prompt = p.prompt or p.decision.rsplit("/", 1)[-1]
-                    self.labels = [describe_choice(o) for o in p.options]
+                self.prompt = p.prompt or p.decision.rsplit("/", 1)[-1]
+                self.labels = [rs.describe_option(p, o) for o in p.options]
             self.selected = 0
             self.version += 1

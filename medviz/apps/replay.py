@@ -60,7 +60,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.map: MapPane | None = None
         self.battle = html_box(width="640px")
         if self.view_at is not None:
-            self.map = MapPane(self.view_at(history, start), *map_size)
+            self.map = MapPane(self.view_at(history, start), *map_size, ruleset=history.ruleset)
             stage: widgets.Widget = self.map.figure
         else:
             stage = self.battle

@@ -109,6 +109,10 @@ class DefinedRuleset(Ruleset):
     def scenarios(self) -> tuple[str, ...]:
         return tuple(self.definition.scenarios)
 
+    def phase_names(self) -> Mapping[str, str]:
+        """The definition's phases in words."""
+        return self.definition.phases
+
     def seats(self, scenario: str) -> tuple[Seat, ...]:
         return self.definition.scenario(scenario).seats
 

@@ -34,6 +34,7 @@ from medviz.engine.events import (
     freeze,
 )
 from medviz.engine.policy import AwaitingDecision, DecisionPoint, Policy, canonical, choose_checked
+from medviz.engine.portrayal import Place, Portrayal, Shades, default_portrayal
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +229,62 @@ class Ruleset(abc.ABC):
         o = history.outcome
         return [f"{history.scenario}, seed {history.seed}",
                 f"Winner: {o.get('winner', 'nobody')}", f"Why: {o.get('reason', '')}"]
+
+    # -- words for the apps and pages ---------------------------------------------------------
+    def phase_names(self) -> Mapping[str, str]:
+        """Every phase id a history may hold, in turn order, with its name in words (default: none)."""
+        return {}
+
+    def seat_title(self, seat: str, scenario: str, state: Any = None) -> str:
+        """A seat of ``scenario`` as the apps name it (``Player B (Aragon)``; ``state``: the game, if any).
+
+        Default: the seat's name (``seats``), else its id.
+        """
+        return next((s.name for s in self.seats(scenario) if s.id == seat), seat)
+
+    def describe_option(self, point: DecisionPoint, option: Any) -> str:
+        """One legal option of a pending decision in plain words (default: its text)."""
+        return str(option)
+
+    def table_scenarios(self) -> tuple[str, ...]:
+        """The scenarios a person can sit down to play at a table (``medviz.apps.PlayTable``; default: all)."""
+        return self.scenarios()
+
+    def setup_shortcut(self, point: DecisionPoint) -> str | None:
+        """A label such as ``set up as in 1282`` when ``point`` is part of a set-up the computer may
+        finish for the player (its default placements); None otherwise (default: never)."""
+        return None
+
+    # -- the map (viz, apps, export) ------------------------------------------------------------
+    def view_at(self, history: Any, seq: int) -> Any:
+        """The game's view of the map just after event ``seq`` of ``history`` (-1: before the first);
+        None when this history has no map (default: none). Any value ``portray`` understands."""
+        return None
+
+    def live_view(self, state: Any, events: Sequence[Event], turn: int | None = None,
+                  phase: str | None = None) -> Any:
+        """The view of a game being played: its live ``state`` after ``events`` (None: no map, the default)."""
+        return None
+
+    def map_name(self, view: Any) -> str:
+        """The map ``view`` is drawn on: a geodata name or a GeoJSON path (default: a portrayal's own map,
+        else the ruleset's id)."""
+        return view.map if isinstance(view, Portrayal) else self.game
+
+    def portray(self, view: Any, places: Mapping[str, Place], shades: Shades) -> Portrayal:
+        """How the map draws ``view`` (``places``: the map's areas; ``shades``: the drawer's tints).
+
+        Default: a view that is already a ``Portrayal`` as it is, anything else as the bare map.
+        """
+        return default_portrayal(view, self.map_name(view), self.title)
+
+    def compare_views(self, before: Any, after: Any) -> list[str]:
+        """What differs between two views (the ends of two branches), as lines of plain words (default: none)."""
+        return []
+
+    def scores(self, view: Any) -> list[tuple[str, str, Mapping[str, int]]]:
+        """The scores a view shows: (short name, meaning, points by seat), e.g. ``("VP", "victory points", ...)``."""
+        return []
 
 
 @dataclass(frozen=True)

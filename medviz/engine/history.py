@@ -515,7 +515,7 @@ def _check_header(data: Any, where: str) -> Ruleset:
         why = ""
         if isinstance(version, int) and not isinstance(version, bool):
             why = ("; it is an older format: play the game again to save it in the current one" if version < VERSION
-                   else "; it was saved by a newer medviz")
+                   else "; it was saved by a newer medviz" if version > TREE_VERSION else "")
         raise MalformedInput(f"{where}: version: history version {_short(version)} is not supported "
                              f"(this medviz reads version {VERSION}, one history, and {TREE_VERSION}, a branch tree)"
                              f"{why}")

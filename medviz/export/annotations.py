@@ -78,12 +78,17 @@ def _show(value: Any) -> str:
 
 
 def _default_phases() -> tuple[str, ...]:
-    """Phase names of Mediterranean Empires (5.1), for checking a file without a history."""
-    try:
-        from medviz.rules.medempires.game.turn import PHASES
-    except Exception:  # the whole-game rules may be absent or mid-edit; fall back to 5.1's list
-        PHASES = ("stratagems", "politics", "recruitment", "operations-A", "operations-B", "end-of-turn")
-    return ("game turn", *PHASES, "victory")
+    """Every phase id of every game this medviz knows (``Ruleset.phase_names``), to check a file without a history."""
+    from medviz.engine.registry import get_ruleset, ruleset_ids
+
+    out: dict[str, None] = {}
+    for game in ruleset_ids():
+        try:
+            names = get_ruleset(game).phase_names()
+        except Exception:  # noqa: BLE001  # a plug-in that cannot load (uninstalled, broken) names no phases
+            continue
+        out.update(dict.fromkeys(names))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ a note that slipped past the sanitizer could neither run an inline handler nor p
 from __future__ import annotations
 
 import base64
+import html
 import copy
 import gzip
 import json
@@ -35,12 +36,12 @@ from typing import Any
 from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
-from medviz.viz.state_map import powers_of, state_map, update_state_map
+from medviz.viz.state_map import shown_portrayal, state_map, update_state_map
 from medviz.viz.text import plain
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
 
-#: A function giving the map view (see medviz/rules/medempires/view.py) after event ``seq``.
+#: A function giving the game's map view (``Ruleset.view_at``; a ``Portrayal`` will do) after event ``seq``.
 ViewAt = Callable[[int], Mapping[str, Any]]
 
 #: Channel "trace" numbers that are not plotly traces.
@@ -170,12 +171,11 @@ def _splices(old: list[int], new: list[int]) -> list[int]:
 
 # -- map mode ---------------------------------------------------------------------------------
 def view_at_for(history: Any) -> ViewAt | None:
-    """The map views of a whole-game history (the rules' ``history_view``); None for a one-battle history."""
-    if getattr(history, "scenario", None) == "battle":
+    """The map views of a history's own game (``Ruleset.view_at``); None when the game draws no map of it."""
+    rs = getattr(history, "ruleset", None)
+    if rs is None or rs.view_at(history, -1) is None:
         return None
-    from medviz.rules.medempires.view import history_view
-
-    return lambda seq: history_view(history, seq)
+    return lambda seq: rs.view_at(history, seq)
 
 
 _MISSING = object()
@@ -189,15 +189,21 @@ class _MapChannels:
     from the first figure.
     """
 
-    def __init__(self, first_view: Mapping[str, Any]) -> None:
-        self.fig = state_map(dict(first_view))
-        self._prev: Mapping[str, Any] = first_view
+    def __init__(self, first_view: Any, ruleset: Any = None) -> None:
+        self.fig = state_map(first_view, ruleset=ruleset)
+        self.ruleset = ruleset
+        self._prev: Any = first_view
         self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
         self.figure = self.fig.to_dict()
 
-    def channels(self, view: Mapping[str, Any]) -> dict[tuple[int, str], Any]:
+    def panel(self) -> dict[str, Any]:
+        """The page's panel for the view the figure shows now: the step's overlays in words."""
+        p = shown_portrayal(self.fig)
+        return {"title": p.step_title if p else "", "lines": list(p.step_lines) if p else []}
+
+    def channels(self, view: Any) -> dict[tuple[int, str], Any]:
         """Channel values of one view: only those differing from the first figure."""
-        update_state_map(self.fig, self._prev, dict(view))
+        update_state_map(self.fig, self._prev, view, ruleset=self.ruleset)
         self._prev = view
         flat = _flatten_figure(_raw_figure(self.fig))
         diff = {k: copy.deepcopy(v) for k, v in flat.items() if self.base_flat.get(k, _MISSING) != v}
@@ -268,37 +274,6 @@ def _flat(obj: Mapping[str, Any], prefix: str, put: Callable[[str, Any], None]) 
             put(path, v.tolist())
         else:
             put(path, v)
-
-
-def panel_of_view(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The panel under the map: the step's overlays in words.
-
-    The state map draws title, turn, TP and VP itself; the panel repeats only the overlays
-    (as text a screen reader can read).
-    """
-    return {"title": "This step" if view.get("overlays") else "", "lines": _overlay_lines(view)}
-
-
-def _overlay_lines(view: Mapping[str, Any]) -> list[str]:
-    """The step's overlays in plain words (powers by the names of the game's own data)."""
-    lines: list[str] = []
-    overlays = view.get("overlays") or []
-    powers = powers_of(view) if overlays else {}
-
-    def name(power: Any) -> Any:
-        return powers[power].name.split(" (")[0] if power in powers else power  # "Anjou (Kingdom of Naples)"
-
-    for ov in overlays:
-        k = ov.get("kind")
-        if k == "move":
-            lines.append(f"move ({ov.get('side')}, {name(ov.get('power'))}): {' → '.join(ov.get('path', []))}")
-        elif k == "battle":
-            lines.append(f"battle in {ov.get('area')}: {ov.get('result')}" + (f", {ov['winner']} wins" if ov.get("winner") else ""))
-        elif k == "interception":
-            lines.append(f"interception in {ov.get('area')}: {'succeeds' if ov.get('success') else 'fails'}")
-        elif k == "politics":
-            lines.append(f"politics: {name(ov.get('power'))} {ov.get('attempt', '')} {ov.get('result', '')}".rstrip())
-    return lines
 
 
 # -- battle mode ------------------------------------------------------------------------------
@@ -382,21 +357,20 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     title = _title(history)
     if view_at is not None:
         first = view_at(-1) if _accepts_minus_one(view_at) else view_at(0)
-        drawer = _MapChannels(first)
-        first_panel = panel_of_view(first)
+        drawer = _MapChannels(first, getattr(history, "ruleset", None))
+        first_panel = drawer.panel()
         steps: list[dict[tuple[int, str], Any]] = []
         last_key, last = None, None
         seen_powers: Any = _MISSING
         powers_key = ""
         for seq in range(len(events)):
             view = view_at(seq)
-            if view.get("powers") is not seen_powers:  # one dict for every view of a game: written once
-                seen_powers = view.get("powers")
+            if isinstance(view, Mapping) and view.get("powers") is not seen_powers:
+                seen_powers = view.get("powers")  # one dict for every view of a game: written once
                 powers_key = json.dumps(seen_powers, sort_keys=True, default=str)
-            rest = {k: v for k, v in view.items() if k != "powers"}
-            key = json.dumps(rest, sort_keys=True, default=str) + powers_key
+            key = _view_key(view, powers_key)
             if key != last_key:  # views repeat between state changes: draw each once
-                last = {**drawer.channels(view), (PANEL, "panel"): panel_of_view(view)}
+                last = {**drawer.channels(view), (PANEL, "panel"): drawer.panel()}
                 last_key = key
             assert last is not None
             steps.append(last)
@@ -405,7 +379,13 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
         timeline = encode_timeline(figure, init, steps)
         mode = "map"
         # The scenario's name, without the step part ("… — turn 1, setup", "…: set-up").
-        title = re.split(r" — |: set-up", str(first.get("title") or title))[0].strip() or title
+        if isinstance(first, Mapping) and first.get("title"):
+            shown = str(first["title"])
+        else:  # the portrayal's title is markup: the page wants its plain words
+            drawn = shown_portrayal(drawer.fig)
+            shown = html.unescape(re.sub(r"<[^>]*>", "", drawn.title)) if drawn is not None else ""
+        shown = shown or title
+        title = re.split(r" — |: set-up", shown)[0].strip() or title
     else:
         battle = _battle_timeline(history)
         timeline, mode = (battle, "battle") if battle is not None else (Timeline(None), "log")
@@ -414,6 +394,14 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end} for p in history.phases()]
     notes = [n.to_json() for n in annotations] if annotations is not None else []
     return PageData(title, mode, timeline, log, automatic, phases, notes, _about(history, annotations))
+
+
+def _view_key(view: Any, powers_key: str) -> Any:
+    """A key equal for equal views (a view's ``powers``, shared by all of a game's views, written once)."""
+    if not isinstance(view, Mapping):
+        return view  # a Portrayal: frozen data, compared by value
+    rest = {k: v for k, v in view.items() if k != "powers"}
+    return json.dumps(rest, sort_keys=True, default=str) + powers_key
 
 
 def _accepts_minus_one(view_at: ViewAt) -> bool:

@@ -1,6 +1,6 @@
 """Game maps as geodata: load the committed GeoJSON of a game's areas and check it.
 
-``load("medempires")`` returns a GeoDataFrame (EPSG:4326) with one row per land and sea area
+``load("medempires")`` (or ``load("path/to/map.geojson")``) returns a GeoDataFrame (EPSG:4326) with one row per land and sea area
 of the game (ids equal to the engine's area ids) plus inert ``kind == "context"`` features for
 the off-map neighbours. The files live in ``geodata/`` at the repository root and are rebuilt
 only by ``tools/geodata/build.py``; users never need to.
@@ -39,8 +39,17 @@ def available_maps() -> list[str]:
     return sorted(p.stem for p in d.glob("*.geojson")) if d.is_dir() else []
 
 
-def map_path(name: str = "medempires") -> Path:
-    """Path of the named map's GeoJSON; an unknown name lists the maps there are."""
+def map_path(name: str | Path = "medempires") -> Path:
+    """Path of the named map's GeoJSON (or of a GeoJSON file given by path); an unknown name lists the maps there are.
+
+    A name ending in ``.geojson`` or holding a directory separator is a file path (a game shipped
+    outside this repository names its own map file).
+    """
+    if isinstance(name, Path) or str(name).endswith(".geojson") or "/" in str(name) or os.sep in str(name):
+        path = Path(name)
+        if not path.is_file():
+            raise UnknownReference(f"no map file {str(path)!r}")
+        return path
     path = _geodata_dir() / f"{name}.geojson"
     if not path.is_file():
         have = ", ".join(available_maps()) or "none"
@@ -48,8 +57,8 @@ def map_path(name: str = "medempires") -> Path:
     return path
 
 
-def load(name: str = "medempires") -> geopandas.GeoDataFrame:
-    """The named game map as a GeoDataFrame in EPSG:4326, indexed by area id."""
+def load(name: str | Path = "medempires") -> geopandas.GeoDataFrame:
+    """The named game map (or a GeoJSON file by path) as a GeoDataFrame in EPSG:4326, indexed by area id."""
     import geopandas
 
     path = map_path(name)

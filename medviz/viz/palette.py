@@ -12,6 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+# The arithmetic a game's portrayal needs too lives with the portrayal contract (no UI there).
+from medviz.engine.portrayal import blend, contrast_text, hex_to_rgb, relative_luminance, rgb_to_hex
+
 __all__ = [
     "CVD_KINDS", "PairCheck", "blend", "contrast_text", "cvd_pairs", "delta_e", "hex_to_rgb",
     "relative_luminance", "rgb_to_hex", "simulate",
@@ -32,27 +35,6 @@ MACHADO: dict[str, tuple[tuple[float, float, float], ...]] = {
 CVD_KINDS = ("normal", *MACHADO)
 
 
-def hex_to_rgb(colour: str) -> tuple[float, float, float]:
-    """``#rrggbb`` (or ``#rgb``) as sRGB floats in 0..1."""
-    h = colour.strip().lstrip("#")
-    if len(h) == 3:
-        h = "".join(c * 2 for c in h)
-    if len(h) != 6:
-        raise ValueError(f"not a hex colour: {colour!r}")
-    return tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
-
-
-def rgb_to_hex(rgb: Sequence[float]) -> str:
-    """sRGB floats in 0..1 as ``#rrggbb`` (clipped)."""
-    return "#" + "".join(f"{round(min(1.0, max(0.0, c)) * 255):02x}" for c in rgb)
-
-
-def blend(colour: str, base: str, amount: float) -> str:
-    """``amount`` of ``colour`` over ``base`` (1 = colour, 0 = base), mixed in sRGB."""
-    a, b = hex_to_rgb(colour), hex_to_rgb(base)
-    return rgb_to_hex([amount * x + (1 - amount) * y for x, y in zip(a, b)])
-
-
 def _linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -60,23 +42,6 @@ def _linear(c: float) -> float:
 def _gamma(c: float) -> float:
     c = min(1.0, max(0.0, c))
     return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
-
-
-def relative_luminance(colour: str) -> float:
-    """WCAG relative luminance (0 black .. 1 white)."""
-    r, g, b = (_linear(c) for c in hex_to_rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_text(fill: str, dark: str = "#2b2118", light: str = "#ffffff") -> str:
-    """The text colour (dark or light) that reads best on ``fill`` (WCAG contrast ratio)."""
-    lum = relative_luminance(fill)
-
-    def ratio(other: str) -> float:
-        hi, lo = sorted((lum, relative_luminance(other)), reverse=True)
-        return (hi + 0.05) / (lo + 0.05)
-
-    return dark if ratio(dark) >= ratio(light) else light
 
 
 def simulate(colour: str, kind: str) -> str:

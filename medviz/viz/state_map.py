@@ -1,24 +1,17 @@
-"""The map of a game state: control, unit stacks, Kings, the Pope, TP/VP, and the step's overlays.
+"""The map of one moment of a game: any game's ``Portrayal`` drawn over its base map.
 
-``state_map(view)`` draws a *view* (the plain-data contract of ``medviz.rules.medempires.view``)
-over the base map of ``medviz.viz.basemap``. ``update_state_map(fig, old, new)`` moves a figure
-from one view to the next by changing only colours, badge texts and overlay markers — never the
-area outlines, which are sent once. Both go through one planner (``plan_view``), so a figure
-built for a view and a figure updated to it hold the same data.
+``state_map(view)`` draws a game's view of a moment: the game's ruleset portrays it
+(``Ruleset.portray`` -> ``medviz.engine.portrayal.Portrayal``: area fills, badges, paths and marks,
+side panel, legend, key, title) and this module draws the portrayal over the base map of
+``medviz.viz.basemap``. A view may also be a ``Portrayal`` itself. Which game a view belongs to:
+the ``ruleset`` argument, else the view's ``"game"`` id. ``update_state_map(fig, old, new)`` moves
+a figure from one view to the next by changing only colours, badge texts and overlay markers —
+never the area outlines, which are sent once. Both go through one planner (``plan_view``), so a
+figure built for a view and a figure updated to it hold the same data.
 
-How the map reads (see docs/viz.md):
-
-- Land areas take the colour of their controller (3.4): Player A's powers in France's dark blue
-  and Anjou's sky blue, Player B's in Aragon's red, neutral powers in their own colours (2.2.2),
-  paler so the two sides stand out. An ally's area is dotted, a vassal's cross-hatched, in the
-  colour of the side it serves; an area in partial control is striped in both sides' colours.
-- A unit stack is a badge in its power's colour under the area's name: ``♛ 2FA 1L`` is a King
-  with two field armies and a levy. Fleets sit in their sea areas. ``✝ Pope`` marks Rome while
-  the Pope is there.
-- The step's overlays: movement paths as arrows, battles as stars (in the winner's colour) with
-  their result, interceptions, and political results.
-- Power names and colours are those of the data the game is played with: the view's ``powers``
-  (a teacher's override file may rename or recolour a power); a view without them gets the shipped ones.
+The figure's parts that are the same for every moment of a game (the legend, the badge groups'
+and layers' colours, the panel's boxes) come from the first view; later views change their
+contents. See docs/viz.md.
 """
 
 from __future__ import annotations
@@ -26,33 +19,30 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 
 from medviz.engine.errors import MalformedInput, UnknownReference
+from medviz.engine.portrayal import AreaFill, Place, Portrayal, Shades
 from medviz.viz import basemap
-from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz import palette
+from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.text import plain
 
-blend = functools.lru_cache(maxsize=4096)(palette.blend)
+if TYPE_CHECKING:
+    from medviz.engine.game import Ruleset
+
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["StateStyle", "DEFAULT_STATE_STYLE", "UNIT_ORDER", "UNIT_NAMES", "badge_text",
-           "plan_view", "powers_of", "side_colour", "state_map", "update_state_map"]
+__all__ = ["DEFAULT_STATE_STYLE", "Fill", "Place", "Plan", "StateStyle", "places_of_map", "plan_view",
+           "portrayal_of", "shown_portrayal", "state_map", "update_state_map"]
 
-#: Unit codes in badge order, and their names (2.1).
-UNIT_ORDER = ("FA", "L", "R", "M", "F")
-UNIT_NAMES = {"FA": "field army", "L": "levy", "R": "raiders", "M": "mercenaries", "F": "fleet"}
-CROWN = "♛"
-CROSS = "✝"
-SWORDS = "⚔"
-_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+#: How one land area is painted (the portrayal's ``AreaFill``).
+Fill = AreaFill
 
 
 @dataclass(frozen=True)
@@ -87,126 +77,43 @@ class StateStyle:
             if not 0.0 < getattr(self, name) <= 1.0:
                 raise ValueError(f"StateStyle.{name} must be in (0, 1]")
 
+    @property
+    def shades(self) -> Shades:
+        """The tints a game's portrayal uses (the paper, and how strong a player's, ally's, neutral's colour is)."""
+        return Shades(self.paper, self.uncontrolled, self.player_tint, self.ally_tint, self.neutral_tint)
+
 
 DEFAULT_STATE_STYLE = StateStyle()
 
-SIDES = ("A", "B")
-#: Uids of the overlay traces, in drawing order (the halo lies under the arrows).
-OVERLAY_UIDS = ("moves-halo", "moves-A", "moves-B", "moves-other", "battles", "interceptions", "politics")
-PANEL_NAMES = ("panel-turn", "panel-A", "panel-B", "panel-pope", "panel-key")
-
 
 # ------------------------------------------------------------------------------------------
-# Game data: powers and their colours
+# Which game draws a view, on which map
 # ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PowerInfo:
-    """What the map needs of a power (2.2.2): the view's ``powers`` (the game's own data), else the shipped data."""
+def _ruleset_for(view: Any, ruleset: Ruleset | None, fallback: str | None = None) -> Ruleset | None:
+    """The ruleset that portrays ``view``: the one given, else the view's ``game`` id (None: a Portrayal)."""
+    if ruleset is not None:
+        return ruleset
+    if isinstance(view, Portrayal):
+        return None
+    game = view.get("game") if isinstance(view, Mapping) else None
+    game = game if isinstance(game, str) and game else fallback
+    if not game:
+        raise MalformedInput(f"cannot tell which game this view ({type(view).__name__}) is of: give ruleset=, "
+                             f"a view with a 'game' id, or a medviz.engine.portrayal.Portrayal")
+    from medviz.engine.registry import get_ruleset
 
-    id: str
-    name: str
-    colour: str
-    accent: str | None
-    home: tuple[str, ...]
-    start: tuple[str, ...]
-
-
-Powers = Mapping[str, PowerInfo]
-
-
-@functools.lru_cache(maxsize=1)
-def _powers() -> dict[str, PowerInfo]:
-    """The shipped powers (a view without ``powers`` is drawn with them)."""
-    from medviz.rules.medempires.gamedata import default_game_data
-
-    data = default_game_data()
-    return {pid: PowerInfo(pid, p.name, p.display_colour, p.display_accent, tuple(p.home_areas),
-                           tuple(p.controlled_at_start))
-            for pid, p in data.powers.items()}
+    return get_ruleset(game)
 
 
-#: The powers of recent views' ``powers`` dicts, by identity (every view of one game's data shares
-#: one dict, ``medviz.rules.medempires.view.power_view``); the dict is kept so its id stays unique.
-_POWERS_BY_OBJECT: dict[int, tuple[Any, dict[str, PowerInfo]]] = {}
+def _map_of(view: Any, ruleset: Ruleset | None) -> str:
+    return view.map if isinstance(view, Portrayal) or ruleset is None else ruleset.map_name(view)
 
 
-def powers_of(view: Mapping[str, Any]) -> Powers:
-    """What the map draws of each power in ``view``: its ``powers`` (the game's own data), else the shipped ones."""
-    raw = view.get("powers")
-    if not raw:
-        return _powers()
-    hit = _POWERS_BY_OBJECT.get(id(raw))
-    if hit is not None and hit[0] is raw:
-        return hit[1]
-    info = _powers_from(_powers_key(raw))
-    if len(_POWERS_BY_OBJECT) >= 16:
-        _POWERS_BY_OBJECT.pop(next(iter(_POWERS_BY_OBJECT)))
-    _POWERS_BY_OBJECT[id(raw)] = (raw, info)
-    return info
+@functools.lru_cache(maxsize=4)
+def _geo(name: str) -> Any:
+    from medviz.geo import load
 
-
-_PowersKey = tuple[tuple[str, str, str, str | None, tuple[str, ...], tuple[str, ...]], ...]
-
-
-def _powers_key(raw: Any) -> _PowersKey:
-    """A view's ``powers`` as a hashable key, checked: a bad entry is named (MalformedInput)."""
-    if not isinstance(raw, Mapping):
-        raise MalformedInput(f"the view's powers must map power ids to their names and colours, "
-                             f"not {type(raw).__name__}")
-    out = []
-    for pid, p in raw.items():
-        where = f"the view's powers[{pid!r}]"
-        if not isinstance(p, Mapping):
-            raise MalformedInput(f"{where} must be a mapping with name and colour, not {type(p).__name__}")
-        name, colour, accent = p.get("name"), p.get("colour"), p.get("accent")
-        if not isinstance(name, str) or not name:
-            raise MalformedInput(f"{where}: name must be a non-empty text, not {name!r}")
-        for what, c in (("colour", colour), ("accent", accent)):
-            if (c is not None or what == "colour") and not (isinstance(c, str) and _HEX.fullmatch(c)):
-                raise MalformedInput(f"{where}: {what} must be #RRGGBB, not {c!r}")
-        areas = []
-        for what in ("home", "start"):
-            value = p.get(what) or ()
-            if isinstance(value, str) or not all(isinstance(a, str) for a in value):
-                raise MalformedInput(f"{where}: {what} must be a list of area ids, not {value!r}")
-            areas.append(tuple(value))
-        out.append((str(pid), name, str(colour), accent, areas[0], areas[1]))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=16)
-def _powers_from(key: _PowersKey) -> dict[str, PowerInfo]:
-    return {pid: PowerInfo(pid, name, colour, accent, home, start)
-            for pid, name, colour, accent, home, start in key}
-
-
-def _side_powers(status: Mapping[str, str], side: str, powers: Powers | None = None) -> list[str]:
-    """The player powers of a side, in game-data order."""
-    return [p for p in (_powers() if powers is None else powers) if status.get(p) == f"player-{side}"]
-
-
-def side_colour(side: str, status: Mapping[str, str] | None = None, powers: Powers | None = None) -> str:
-    """The main colour of a side: its first player power's display colour (France, Aragon).
-
-    ``powers`` are the game's (``powers_of(view)``); the shipped ones by default.
-    """
-    powers = _powers() if powers is None else powers
-    names = _side_powers(status or {}, side, powers) or (["france"] if side == "A" else ["aragon"])
-    return powers[names[0]].colour if names[0] in powers else ("#1F3F8F" if side == "A" else "#B2182B")
-
-
-# ------------------------------------------------------------------------------------------
-# Places: where things go on the map
-# ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Place:
-    """An area's label point and how many lines its name takes."""
-
-    lon: float
-    lat: float
-    kind: str
-    lines: int
-    name: str
+    return load(name)
 
 
 def _label_lines(text: str) -> int:
@@ -215,7 +122,8 @@ def _label_lines(text: str) -> int:
     return shown.count("<br>") + 1
 
 
-def _places_from_geo(geo: Any) -> dict[str, Place]:
+def places_of_map(geo: Any) -> dict[str, Place]:
+    """The areas of a map (a GeoDataFrame or rows) as the portrayals see them: label points, kinds, names."""
     rows = [dict(r) for _, r in geo.iterrows()] if hasattr(geo, "iterrows") else [dict(r) for r in geo]
     out = {}
     for r in rows:
@@ -226,12 +134,32 @@ def _places_from_geo(geo: Any) -> dict[str, Place]:
     return out
 
 
+_places_from_geo = places_of_map
+
+
+def portrayal_of(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAULT_STATE_STYLE,
+                 ruleset: Ruleset | None = None) -> Portrayal:
+    """The portrayal of ``view`` on ``places``: ``view`` itself if it is one, else its game's ``portray``."""
+    rs = _ruleset_for(view, ruleset)
+    if rs is None:
+        return view  # type: ignore[no-any-return]
+    out = rs.portray(view, places, style.shades)
+    if not isinstance(out, Portrayal):
+        raise MalformedInput(f"ruleset {rs.game!r}: portray() gave a {type(out).__name__}, not a Portrayal")
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# What update_state_map remembers of a figure
+# ------------------------------------------------------------------------------------------
 @dataclass
 class _FigureFacts:
     """What ``update_state_map`` remembers of a figure: places, trace indexes, the last plan."""
 
     places: dict[str, Place]
     map_domain: float = 0.86
+    game: str | None = None
+    ruleset: Any = None
     areas: dict[str, int] = field(default_factory=dict)
     annotations: dict[str, int] = field(default_factory=dict)
     traces: dict[str, int] = field(default_factory=dict)
@@ -254,7 +182,8 @@ def _facts_of(fig: Any) -> _FigureFacts:
     if not raw:
         raise UnknownReference("this figure was not drawn by state_map (no places in layout.meta)")
     places = {a: Place(float(p[0]), float(p[1]), str(p[2]), int(p[3]), str(p[4])) for a, p in raw.items()}
-    facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain))
+    facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
+                         game=meta.get("game") or None)
     for i, tr in enumerate(fig.data):
         m = tr.meta
         if isinstance(m, Mapping) and "area" in m:
@@ -270,123 +199,20 @@ def _places_of(fig: Any) -> dict[str, Place]:
     return _facts_of(fig).places
 
 
-@functools.lru_cache(maxsize=2)
-def _default_geo() -> Any:
-    from medviz.geo import load
-
-    return load("medempires")
-
-
 # ------------------------------------------------------------------------------------------
-# Planning: a view -> what every recolourable part of the figure shows
+# Planning: a portrayal -> what every changing part of the figure shows
 # ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Fill:
-    """How one land area is painted."""
-
-    colour: str
-    pattern: str = ""  # plotly fillpattern shape: "" none, "." ally, "x" vassal, "/" partial
-    pattern_colour: str = ""
-    label_colour: str = "#2b2118"
-    hover: str = ""
-
-
 @dataclass
 class Plan:
-    """Everything of a state map that changes from view to view."""
+    """Everything of a state map that changes from view to view (and the portrayal it comes from)."""
 
-    fills: dict[str, Fill] = field(default_factory=dict)
-    badges: dict[str, dict[str, Any]] = field(default_factory=dict)  # annotation name -> props
-    overlays: dict[str, dict[str, Any]] = field(default_factory=dict)  # trace uid -> props
+    fills: dict[str, AreaFill] = field(default_factory=dict)
+    badges: dict[str, dict[str, Any]] = field(default_factory=dict)  # badge trace name -> props
+    overlays: dict[str, dict[str, Any]] = field(default_factory=dict)  # overlay trace uid -> props
     panel: dict[str, str] = field(default_factory=dict)  # panel annotation name -> text
     title: str = ""
     subtitle: str = ""
-
-
-def badge_text(stack: Mapping[str, int], king: bool = False) -> str:
-    """The text of a unit stack's badge, e.g. ``♛ 2FA 1L`` (units in the order FA L R M F)."""
-    parts = [f"{n}{code}" for code in UNIT_ORDER if (n := int(stack.get(code, 0))) > 0]
-    parts += [f"{n}{plain(code)}" for code, n in sorted(stack.items()) if code not in UNIT_ORDER and n > 0]
-    return "·".join(([CROWN] if king else []) + parts)
-
-
-def _stack_words(stack: Mapping[str, int]) -> str:
-    words = []
-    for code in [*UNIT_ORDER, *sorted(c for c in stack if c not in UNIT_ORDER)]:
-        n = int(stack.get(code, 0))
-        if n > 0:
-            name = UNIT_NAMES.get(code) or plain(code)
-            words.append(f"{n} {name if n == 1 or name.endswith('s') else name + 's'}")
-    return ", ".join(words)
-
-
-def _friends(status: Mapping[str, str], side: str, powers: Powers) -> tuple[str, ...]:
-    """A side's player powers and allies, in game-data order."""
-    return tuple(p for p in powers if str(status.get(p, "")) in (f"player-{side}", f"ally-{side}"))
-
-
-def _owner_of(area: str, side: str, view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers,
-              mine: tuple[str, ...]) -> str | None:
-    """Which of ``mine`` (a side's players and allies) paints an area the side controls (home, troops, nearest)."""
-    status = view.get("status") or {}
-    for p in mine:
-        if area in powers[p].home or area in powers[p].start:
-            return p
-    here = (view.get("units") or {}).get(area) or {}
-    troops = sorted(((sum(here[p].values()), p) for p in here if p in mine), reverse=True)
-    if troops:
-        return str(troops[0][1])
-    players = [p for p in mine if status.get(p) == f"player-{side}"]
-    if not players or area not in places:
-        return players[0] if players else None
-    at = places[area]
-
-    def distance(p: str) -> float:
-        pts = [places[a] for a in (*powers[p].home, *powers[p].start) if a in places]
-        return min((math.hypot(q.lon - at.lon, q.lat - at.lat) for q in pts), default=1e9)
-
-    return min(players, key=distance)
-
-
-def _fill_for(area: str, control: Any, view: Mapping[str, Any], places: Mapping[str, Place],
-              style: StateStyle, powers: Powers, friends: Mapping[str, tuple[str, ...]]) -> Fill:
-    status = view.get("status") or {}
-    name = plain(places[area].name if area in places else area)
-    if control is None:
-        return Fill(style.uncontrolled, hover=f"{name}<br>controlled by neither side")
-    if control == "partial":
-        a, b = side_colour("A", status, powers), side_colour("B", status, powers)
-        bg = blend(a, style.paper, 0.75)
-        return Fill(bg, "/", blend(b, style.paper, 0.9), contrast_text(blend(a, b, 0.5)),
-                    f"{name}<br>partial control: both sides have land units here (3.4)")
-    if control in SIDES:
-        owner = _owner_of(area, control, view, places, powers, friends[control])
-        held_by = powers.get(owner) if owner is not None else None
-        colour = held_by.colour if held_by is not None else side_colour(control, status, powers)
-        st = str(status.get(owner, "")) if owner else ""
-        if st.startswith("ally-"):
-            fill = blend(colour, style.paper, style.ally_tint)
-            return Fill(fill, ".", side_colour(control, status, powers), contrast_text(fill),
-                        f"{name}<br>Player {control} (through its ally {plain(powers[str(owner)].name)})")
-        fill = blend(colour, style.paper, style.player_tint)
-        who = f" ({plain(held_by.name)})" if held_by is not None else ""
-        return Fill(fill, label_colour=contrast_text(fill), hover=f"{name}<br>Player {control}{who}")
-    power = powers.get(str(control))
-    colour = power.colour if power else "#9a9a9a"
-    pname = plain(power.name if power else control)
-    st = str(status.get(str(control), "neutral"))
-    if st.startswith("vassal-"):
-        side = st[-1]
-        fill = blend(colour, style.paper, style.ally_tint)
-        return Fill(fill, "x", side_colour(side, status, powers), contrast_text(fill),
-                    f"{name}<br>{pname}, vassal of Player {side} (controlled by neither side, 3.4)")
-    if st.startswith("ally-"):
-        side = st[-1]
-        fill = blend(colour, style.paper, style.ally_tint)
-        return Fill(fill, ".", side_colour(side, status, powers), contrast_text(fill),
-                    f"{name}<br>{pname}, ally of Player {side}")
-    fill = blend(colour, style.paper, style.neutral_tint)
-    return Fill(fill, label_colour=contrast_text(fill), hover=f"{name}<br>{pname} (neutral)")
+    portrayal: Portrayal | None = None
 
 
 def _px_to_data(style: StateStyle, places: Mapping[str, Place]) -> tuple[float, float]:
@@ -397,10 +223,114 @@ def _px_to_data(style: StateStyle, places: Mapping[str, Place]) -> tuple[float, 
     return per_px, per_px * math.cos(math.radians(TRUE_SCALE_LAT))
 
 
-def _badge_shift(place: Place, style: StateStyle, k: int) -> float:
-    """Pixels below the label point for the k-th badge of an area (clear of the area name)."""
-    half = place.lines * (style.label_size + 2) / 2
-    return -(half + 9 + k * (style.badge_size + 9))
+def _half_label(place: Place, style: StateStyle) -> float:
+    """Half the height (px) of an area's name on the map."""
+    return place.lines * (style.label_size + 2) / 2
+
+
+def _badge_gap(place: Place, style: StateStyle, k: int) -> float:
+    """Marker size (px) whose lower edge sits under the area name, for the k-th badge there.
+
+    The badge is the text of an invisible marker placed at the label point with
+    ``textposition="bottom center"``: the text starts half a marker below the point, so the
+    marker size sets a pixel offset that does not change with zoom.
+    """
+    return 2 * (_half_label(place, style) + 3 + k * (style.badge_size + 8))
+
+
+def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
+    if area not in places:
+        raise UnknownReference(f"the portrayal's {what} names an area not on the map: {area}")
+    return places[area]
+
+
+def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+    out = {}
+    for group in p.badges:
+        b: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
+        for badge in group.badges:
+            place = _place(badge.area, places, f"badge group {group.id!r}")
+            b["x"].append(place.lon)
+            b["y"].append(place.lat)
+            b["text"].append(badge.text)
+            b["marker.size"].append(_badge_gap(place, style, badge.slot))
+            b["hovertext"].append(badge.hover)
+        out[group.id] = b
+    return out
+
+
+def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    halo: dict[str, list[Any]] = {"x": [], "y": []}
+    for layer in p.paths:
+        m: dict[str, list[Any]] = {"x": [], "y": [], "symbol": [], "hover": []}
+        for path in layer.paths:
+            for j, a in enumerate(path.areas):
+                place = _place(a, places, f"path layer {layer.id!r}")
+                m["x"].append(place.lon)
+                m["y"].append(place.lat)
+                m["symbol"].append("circle" if j == 0 else "arrow")
+                m["hover"].append(path.hover)
+            m["x"].append(None)
+            m["y"].append(None)
+            m["symbol"].append("circle")
+            m["hover"].append("")
+        halo["x"] += m["x"]
+        halo["y"] += m["y"]
+        out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"]}
+    if p.paths:
+        out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
+    dx, dy = _px_to_data(style, places)
+    for ml in p.marks:
+        props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
+        if ml.own_colours:
+            props["marker.color"] = []
+        if ml.own_symbols:
+            props["marker.symbol"] = []
+        if ml.clickable:
+            props["customdata"] = []
+        for n, mark in enumerate(ml.marks):
+            place = _place(mark.area, places, f"mark layer {ml.id!r}")
+            half = _half_label(place, style)
+            y = place.lat
+            if mark.dy > 0:
+                y = place.lat + (half + mark.dy) * dy
+            elif mark.dy < 0:
+                y = place.lat - (half - mark.dy) * dy
+            props["x"].append(place.lon + mark.dx * dx if mark.dx else place.lon)
+            props["y"].append(y)
+            props["text"].append(mark.text)
+            props["hovertext"].append(mark.hover)
+            if ml.own_colours:
+                props["marker.color"].append(mark.colour or ml.colour)
+            if ml.own_symbols:
+                props["marker.symbol"].append(mark.symbol or ml.symbol)
+            if ml.clickable:
+                props["customdata"].append([n if mark.ref is None else mark.ref, mark.area, mark.roll or ""])
+        out[ml.id] = props
+    return out
+
+
+def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAULT_STATE_STYLE,
+              ruleset: Ruleset | None = None) -> Plan:
+    """What every changing part of a state map shows for ``view`` (pure; no figure needed)."""
+    p = portrayal_of(view, places, style, ruleset)
+    fills = {}
+    for a, pl in places.items():
+        if pl.kind == "land":
+            fills[a] = p.fills.get(a) or AreaFill(style.uncontrolled, hover=plain(pl.name))
+    unknown = sorted(a for a in p.fills if a not in places)
+    if unknown:
+        raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
+    return Plan(fills, _plan_badges(p, places, style), _plan_overlays(p, places, style),
+                {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
+
+
+# ------------------------------------------------------------------------------------------
+# Drawing
+# ------------------------------------------------------------------------------------------
+#: A white outline around dark text, so it reads on any fill.
+HALO = "1px 1px 1px #ffffff, -1px -1px 1px #ffffff, 1px -1px 1px #ffffff, -1px 1px 1px #ffffff"
 
 
 def _outline(colour: str, width: int = 2) -> str:
@@ -409,395 +339,61 @@ def _outline(colour: str, width: int = 2) -> str:
     return ", ".join(f"{dx}px {dy}px 0 {colour}" for dx, dy in steps)
 
 
-def _badge_gap(place: Place, style: StateStyle, k: int) -> float:
-    """Marker size (px) whose lower edge sits under the area name, for the k-th stack there.
-
-    The badge is the text of an invisible marker placed at the label point with
-    ``textposition="bottom center"``: the text starts half a marker below the point, so the
-    marker size sets a pixel offset that does not change with zoom.
-    """
-    half = place.lines * (style.label_size + 2) / 2
-    return 2 * (half + 3 + k * (style.badge_size + 8))
-
-
-def _empty_badges() -> dict[str, list[Any]]:
-    return {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
-
-
-def _badges(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle,
-            powers: Powers) -> dict[str, dict[str, list[Any]]]:
-    """Unit-stack badges grouped by power (one text trace per power), plus the Pope's."""
-    units = view.get("units") or {}
-    kings = view.get("kings") or {}
-    areas = sorted(set(units) | set(kings))
-    unknown = [a for a in areas if a not in places]
-    if unknown:
-        raise UnknownReference(f"the view places units or Kings in areas not on the map: {', '.join(unknown)}")
-    order_of = {p: i for i, p in enumerate(powers)}
-    out: dict[str, dict[str, list[Any]]] = {f"units-{p}": _empty_badges() for p in powers}
-    out["units-other"] = _empty_badges()
-    for area in areas:
-        by_power = units.get(area) or {}
-        with_king = set(kings.get(area) or [])
-        stack_powers = [p for p in by_power if any(int(n) > 0 for n in by_power[p].values())]
-        order = sorted(set(stack_powers) | with_king, key=lambda p: (order_of.get(p, 99), p))
-        place = places[area]
-        for k, p in enumerate(order):
-            stack = by_power.get(p) or {}
-            pname = plain(powers[p].name if p in powers else p)
-            hover = f"{pname} in {plain(place.name)}: {_stack_words(stack) or 'no units'}"
-            if p in with_king:
-                hover += f"; the {pname} King"
-            b = out[f"units-{p}" if p in powers else "units-other"]
-            b["x"].append(place.lon)
-            b["y"].append(place.lat)
-            b["text"].append(f"<b>{badge_text(stack, king=p in with_king)}</b>")
-            b["marker.size"].append(_badge_gap(place, style, k))
-            b["hovertext"].append(hover)
-    pope = view.get("pope")
-    b = out["pope"] = _empty_badges()
-    if pope and pope in places:
-        place = places[pope]
-        b["x"].append(place.lon)
-        b["y"].append(place.lat)
-        b["text"].append(f"<b>{CROSS} Pope</b>")
-        b["marker.size"].append(2 * (place.lines * (style.label_size + 2) / 2 + 3))
-        b["hovertext"].append(f"The Pope is in {plain(place.name)}")
-    return out
-
-
-def _overlays(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle,
-              powers: Powers) -> dict[str, dict[str, Any]]:
-    status = view.get("status") or {}
-    dx, dy = _px_to_data(style, places)
-    moves: dict[str, dict[str, list[Any]]] = {uid: {"x": [], "y": [], "symbol": [], "hover": []}
-                                               for uid in ("moves-A", "moves-B", "moves-other")}
-    battles: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "color": [], "hover": [], "custom": []}
-    inter: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "symbol": [], "hover": []}
-    politics: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hover": []}
-    missing = []
-    for i, o in enumerate(view.get("overlays") or []):
-        kind = o.get("kind")
-        if kind == "move":
-            path = [a for a in o.get("path") or [] if a in places]
-            missing += [a for a in o.get("path") or [] if a not in places]
-            if len(path) < 2:
-                continue
-            side = o.get("side") or str(status.get(o.get("power"), ""))[-1:]
-            uid = f"moves-{side}" if side in SIDES else "moves-other"
-            m = moves[uid]
-            who = powers[o["power"]].name if o.get("power") in powers else (o.get("power") or "units")
-            words = f"{plain(who)}: " + " → ".join(plain(places[a].name) for a in path)
-            for j, a in enumerate(path):
-                m["x"].append(places[a].lon)
-                m["y"].append(places[a].lat)
-                m["symbol"].append("circle" if j == 0 else "arrow")
-                m["hover"].append(words)
-            m["x"].append(None)
-            m["y"].append(None)
-            m["symbol"].append("circle")
-            m["hover"].append("")
-        elif kind == "battle":
-            area = o.get("area")
-            if area not in places:
-                missing.append(str(area))
-                continue
-            place = places[area]
-            winner = o.get("winner")
-            wside = o.get("winner_side") or (o.get("sides") or {}).get(winner) if winner else None
-            colour = side_colour(wside, status, powers) if wside in SIDES else "#4a4a4a"
-            result = plain(o.get("result") or "")
-            battles["x"].append(place.lon)
-            battles["y"].append(place.lat + (place.lines * (style.label_size + 2) / 2 + 14) * dy)
-            battles["text"].append(f"<b>{SWORDS} {result}</b>".strip())
-            battles["color"].append(colour)
-            who = f"{plain(winner)} wins" if winner else "no winner"
-            if wside in SIDES:
-                who += f" (Player {wside})"
-            battles["hover"].append(f"Battle in {plain(place.name)}: {result or 'fought'}; {who}")
-            battles["custom"].append([i, area, o.get("roll") or ""])
-        elif kind == "interception":
-            area = o.get("area")
-            if area not in places:
-                missing.append(str(area))
-                continue
-            place = places[area]
-            ok = bool(o.get("success"))
-            inter["x"].append(place.lon - 30 * dx)
-            inter["y"].append(place.lat + (place.lines * (style.label_size + 2) / 2 + 12) * dy)
-            inter["text"].append("intercepted" if ok else "evaded")
-            inter["symbol"].append("x-thin-open" if not ok else "x")
-            inter["hover"].append(f"Interception in {plain(place.name)}: {'succeeded' if ok else 'failed'}")
-        elif kind == "politics":
-            pid = o.get("power")
-            home = o.get("area") or (powers[pid].home[0] if pid in powers and powers[pid].home else None)
-            if home not in places:
-                missing.append(str(home))
-                continue
-            place = places[str(home)]
-            attempt = plain(o.get("attempt") or "diplomacy")
-            result = plain(o.get("result") or "")
-            pname = powers[pid].name if pid in powers else str(pid)
-            politics["x"].append(place.lon)
-            politics["y"].append(place.lat - (place.lines * (style.label_size + 2) / 2 + 8) * dy)
-            politics["text"].append(f"<b>{_politics_words(plain(_short(pname)), attempt, result)}</b>")
-            politics["hover"].append(f"{plain(pname)}: {attempt} — {result or 'attempted'}")
-    if missing:
-        raise UnknownReference(f"overlays name areas not on the map: {', '.join(sorted(set(missing)))}")
-    out: dict[str, dict[str, Any]] = {}
-    halo: dict[str, list[Any]] = {"x": [], "y": []}
-    for uid, m in moves.items():
-        halo["x"] += m["x"]
-        halo["y"] += m["y"]
-        out[uid] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"]}
-    out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
-    out["battles"] = {"x": battles["x"], "y": battles["y"], "text": battles["text"],
-                      "marker.color": battles["color"], "hovertext": battles["hover"],
-                      "customdata": battles["custom"]}
-    out["interceptions"] = {"x": inter["x"], "y": inter["y"], "text": inter["text"],
-                            "marker.symbol": inter["symbol"], "hovertext": inter["hover"]}
-    out["politics"] = {"x": politics["x"], "y": politics["y"], "text": politics["text"],
-                       "hovertext": politics["hover"]}
-    return out
-
-
-def _politics_words(power: str, attempt: str, result: str) -> str:
-    """``Genoa: alliance fails (NE)``, ``Ravenna: vassalage ✓``, ``Genoa: alliance → war``."""
-    if not result:
-        return f"{power}: {attempt}"
-    if result == attempt:
-        return f"{power}: {attempt} ✓"
-    if result.upper() in ("NE", "NO EFFECT", "FAILS", "FAILED"):
-        return f"{power}: {attempt} fails ({result})"
-    return f"{power}: {attempt} → {result}"
-
-
-def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers) -> dict[str, str]:
-    status = view.get("status") or {}
-    tp = view.get("tp") or {}
-    vp = view.get("vp") or {}
-    turn = view.get("turn")
-    head = f"<b>Turn {plain(turn)}</b>" if turn else "<b>Set-up</b>"  # turn 0: the set-up (3.0)
-    if view.get("years") and turn:
-        head += f"  ·  {plain(view['years'])}"
-    phase = view.get("phase")
-    words = plain(_phase_words(phase))
-    head += f"<br>{words[:1].upper()}{words[1:]} phase" if phase and turn else "<br>before the first turn"
-    out = {"panel-turn": head}
-    for side in SIDES:
-        names = [plain(powers[p].name.split(" (")[0]) for p in _side_powers(status, side, powers)]
-        allies = sum(1 for p in powers if status.get(p) == f"ally-{side}")
-        vassals = sum(1 for p in powers if status.get(p) == f"vassal-{side}")
-        lines = [f"<b>PLAYER {side}</b>", " · ".join(names),
-                 f"Treasury <b>{plain(tp.get(side, 0))}</b> TP", f"Victory <b>{plain(vp.get(side, 0))}</b> VP",
-                 f"{allies} all{'y' if allies == 1 else 'ies'} · {vassals} vassal{'' if vassals == 1 else 's'}"]
-        out[f"panel-{side}"] = "<br>".join(lines)
-    pope = view.get("pope")
-    if pope in SIDES:
-        out["panel-pope"] = f"{CROSS} The Pope is with Player {pope}"
-    elif pope in places:
-        out["panel-pope"] = f"{CROSS} The Pope is in {plain(places[str(pope)].name)}"
-    else:
-        out["panel-pope"] = f"{CROSS} No Pope on the map"
-    return out
-
-
-def _short(name: str) -> str:
-    """A power's name without its style: "Kingdom of Sicily" -> "Sicily"."""
-    name = name.split(" (")[0]
-    for prefix in ("Kingdom of ", "Caliphate of ", "Sultanate of ", "Duchy of "):
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
-
-
-def _phase_words(phase: Any) -> str:
-    """``operations-A`` -> ``operations A``."""
-    return str(phase).replace("_", " ").replace("-", " ")
-
-
-def _title(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The title and the turn · years · phase line (left out when the title already says it), escaped."""
-    raw = str(view.get("title") or "Mediterranean Empires")
-    title = plain(raw)
-    if view.get("turn") is not None and f"turn {view['turn']}" in raw.lower():
-        return title, ""
-    if view.get("turn") == 0:  # the set-up (3.0)
-        return title, "" if "set-up" in raw.lower() else "set-up, before the first turn"
-    bits = []
-    if view.get("turn") is not None:
-        bits.append(f"Turn {plain(view['turn'])}")
-    if view.get("years"):
-        bits.append(plain(view["years"]))
-    if view.get("phase"):
-        bits.append(f"{plain(_phase_words(view['phase']))} phase")
-    return title, "  ·  ".join(bits)
-
-
-def plan_view(view: Mapping[str, Any], places: Mapping[str, Place], style: StateStyle = DEFAULT_STATE_STYLE) -> Plan:
-    """What every changing part of a state map shows for ``view`` (pure; no figure needed)."""
-    control = view.get("control") or {}
-    unknown = sorted(a for a in control if a not in places)
-    if unknown:
-        raise UnknownReference(f"the view's control names areas not on the map: {', '.join(unknown)}")
-    powers = powers_of(view)
-    status = view.get("status") or {}
-    friends = {side: _friends(status, side, powers) for side in SIDES}
-    fills = {a: _fill_for(a, control.get(a), view, places, style, powers, friends)
-             for a, p in places.items() if p.kind == "land"}
-    title, subtitle = _title(view)
-    return Plan(fills, _badges(view, places, style, powers), _overlays(view, places, style, powers),
-                _panel(view, places, powers), title, subtitle)
-
-
-# ------------------------------------------------------------------------------------------
-# Drawing
-# ------------------------------------------------------------------------------------------
-def _badge_traces(style: StateStyle, powers: Powers) -> list[go.Scatter]:
-    """One text trace per power for its unit-stack badges (white or dark text on a solid outline)."""
-    specs = [(f"units-{p}", info.colour, info.accent) for p, info in powers.items()]
-    specs += [("units-other", "#666666", None), ("pope", "#ffffff", "#b8860b")]
+def _badge_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
+    """One text trace per badge group (white or dark text on a solid outline in the group's colour)."""
     out = []
-    for name, colour, accent in specs:
-        text_colour = "#5a3d00" if name == "pope" else contrast_text(colour, "#1b1b1b")
+    for g in p.badges:
+        text_colour = g.text_colour or contrast_text(g.colour, "#1b1b1b")
         out.append(go.Scatter(
-            x=[], y=[], mode="markers+text", name=name, uid=name, showlegend=False,
+            x=[], y=[], mode="markers+text", name=g.id, uid=g.id, showlegend=False,
             marker={"size": [], "color": "rgba(0,0,0,0)", "opacity": 0, "line": {"width": 0}},
             text=[], textposition="bottom center", hovertext=[], hoverinfo="text",
             textfont={"family": style.font_family, "size": style.badge_size, "color": text_colour,
-                      "shadow": _outline(colour, 3) + (f", 0 0 1px {accent}" if accent else "")}))
+                      "shadow": _outline(g.colour, 3) + (f", 0 0 1px {g.accent}" if g.accent else "")}))
     return out
 
 
-#: Lines in each panel box (fixed, so the boxes never overlap as the game goes on).
-PANEL_LINES = {"panel-turn": 2, "panel-A": 5, "panel-B": 5, "panel-pope": 1}
+def _path_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
+    if not p.paths:
+        return []
+    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False,
+                         line={"color": "rgba(255,255,255,0.85)", "width": style.move_width + 4}, hoverinfo="skip")]
+    for layer in p.paths:
+        traces.append(go.Scatter(
+            x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False,
+            line={"width": style.move_width, "color": layer.colour},
+            marker={"symbol": [], "size": 16, "angleref": "previous", "color": layer.colour,
+                    "line": {"color": "#ffffff", "width": 1.5}},
+            hovertext=[], hoverinfo="text"))
+    return traces
 
 
-def _key_lines(width: int) -> int:
-    """The key under the map takes one line on wide figures, two on narrower ones."""
-    return 1 if width >= 1400 else 2
-
-
-#: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
-MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
-VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
-
-
-def panel_tops_px(style: StateStyle) -> dict[str, float]:
-    """Top of each panel part (and of the legend) in pixels below the top of the plot area."""
-    y = 6.0
-    out = {}
-    for name, extra, gap in (("panel-turn", 0, 10), ("panel-A", 14, 10), ("panel-B", 14, 14), ("panel-pope", 0, 14)):
-        out[name] = y
-        size = (style.panel_size + 5) if name == "panel-turn" else style.panel_size
-        y += PANEL_LINES[name] * size * 1.35 + extra + gap
-    out["legend"] = y
-    return out
-
-
-def _panel_layout(style: StateStyle, height: int) -> dict[str, float]:
-    """Top of each panel part (and of the legend) in paper coordinates, stacked in pixels.
-
-    The pixel tops are also kept in ``layout.meta["panel_px"]`` so a page that draws the figure at
-    another size (the HTML export) can restack the panel without overlaps.
-    """
-    plot_h = max(200, height - VERTICAL_MARGIN)
-    return {name: 1 - px / plot_h for name, px in panel_tops_px(style).items()}
-
-
-def _panel_annotations(plan: Plan, style: StateStyle, status: Mapping[str, str], width: int,
-                       height: int, powers: Powers) -> list[dict[str, Any]]:
-    x0 = style.map_domain + 0.012
-    ys = _panel_layout(style, height)
-    common = {"xref": "paper", "yref": "paper", "x": x0, "xanchor": "left", "yanchor": "top",
-              "showarrow": False, "align": "left"}
-    out = [{**common, "name": "panel-turn", "y": ys["panel-turn"], "text": plan.panel["panel-turn"],
-            "font": {"size": style.panel_size + 5, "color": "#2b2118", "family": style.font_family}}]
-    for side in SIDES:
-        colour = side_colour(side, status, powers)
-        out.append({**common, "name": f"panel-{side}", "y": ys[f"panel-{side}"], "text": plan.panel[f"panel-{side}"],
-                    "bgcolor": colour, "bordercolor": _side_accent(side, status, powers),
-                    "borderwidth": 2, "borderpad": 6, "width": int(width * (1 - style.map_domain) - 36),
-                    "font": {"size": style.panel_size, "color": contrast_text(colour), "family": style.font_family}})
-    out.append({**common, "name": "panel-pope", "y": ys["panel-pope"], "text": plan.panel["panel-pope"],
-                "font": {"size": style.panel_size, "color": "#5a3d00", "family": style.font_family}})
-    gap = "      " if _key_lines(width) == 1 else "<br>"
-    key = (f"<b>Units</b>  FA field army · L levy · R raiders · M mercenaries · F fleet (in sea areas) · "
-           f"{CROWN} King · {CROSS} Pope{gap}<b>This step</b>  ➜ moves · ★ battle, in the winner's colour · "
-           f"✕ interception · ◆ politics")
-    out.append({**common, "name": "panel-key", "x": 0.005, "y": 0.035, "text": key,
-                "font": {"size": style.panel_size, "color": "#3b2f22", "family": style.font_family}})
-    return out
-
-
-def _side_accent(side: str, status: Mapping[str, str], powers: Powers) -> str:
-    """A side's accent (Aragon's gold for B) for panel borders; white when it has none."""
-    for p in _side_powers(status, side, powers):
-        if powers[p].accent:
-            return powers[p].accent  # type: ignore[return-value]
-    return "#ffffff"
-
-
-def _legend_traces(status: Mapping[str, str], style: StateStyle, powers: Powers) -> list[go.Scatter]:
-    """Legend entries for control; the same for every view of a game (statuses change, entries don't)."""
-    entries: list[tuple[str, str, str, str]] = []
-    for side in SIDES:
-        for p in _side_powers(status, side, powers):
-            entries.append((f"Player {side}: {plain(powers[p].name.split(' (')[0])}",
-                            blend(powers[p].colour, style.paper, style.player_tint), "", ""))
-    ground = blend("#b9ad96", style.paper, 0.6)
-    for side in SIDES:
-        entries.append((f"Ally of {side}: dotted in {side}'s colour", ground, ".", side_colour(side, status, powers)))
-    for side in SIDES:
-        entries.append((f"Vassal of {side}: cross-hatched", ground, "x", side_colour(side, status, powers)))
-    entries.append(("Partial control: striped", blend(side_colour("A", status, powers), style.paper, 0.75), "/",
-                    blend(side_colour("B", status, powers), style.paper, 0.9)))
-    entries.append(("Neutral power: its own colour, paler", blend("#CC6677", style.paper, style.neutral_tint), "", ""))
-    entries.append(("Nobody", style.uncontrolled, "", ""))
-    out: list[go.Scatter] = []
-    for name, colour, shape, fg in entries:
+def _mark_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
+    font = {"family": style.font_family, "size": style.badge_size + 2}
+    out = []
+    for ml in p.marks:
+        extra: dict[str, Any] = {"customdata": []} if ml.clickable else {}
         out.append(go.Scatter(
-            x=[None], y=[None], mode="lines", fill="toself", fillcolor=colour, name=name,
+            x=[], y=[], mode="markers+text", uid=ml.id, name=ml.id, showlegend=False,
+            marker={"symbol": [] if ml.own_symbols else ml.symbol, "size": ml.size,
+                    "color": [] if ml.own_colours else ml.colour, "line": {"color": "#ffffff", "width": ml.outline}},
+            text=[], textposition=ml.text_position, textfont={**font, "color": ml.text_colour, "shadow": HALO},
+            hovertext=[], hoverinfo="text", **extra))
+    return out
+
+
+def _legend_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
+    """The portrayal's legend entries as swatches (the same for every view of a game)."""
+    out: list[go.Scatter] = []
+    for e in p.legend:
+        shape = e.pattern
+        out.append(go.Scatter(
+            x=[None], y=[None], mode="lines", fill="toself", fillcolor=e.colour, name=e.label,
             line={"color": style.land_border, "width": 1},
-            fillpattern={"shape": shape, "fgcolor": fg, "bgcolor": colour, "size": 6,
+            fillpattern={"shape": shape, "fgcolor": e.pattern_colour, "bgcolor": e.colour, "size": 6,
                          "solidity": 0.5 if shape == "/" else 0.3} if shape else None,
             showlegend=True, hoverinfo="skip", legendgroup="control", uid=f"legend-{len(out)}"))
     return out
-
-
-#: A white outline around dark text, so it reads on any fill.
-HALO = "1px 1px 1px #ffffff, -1px -1px 1px #ffffff, 1px -1px 1px #ffffff, -1px 1px 1px #ffffff"
-
-
-def _overlay_traces(style: StateStyle, status: Mapping[str, str], powers: Powers) -> list[go.Scatter]:
-    font = {"family": style.font_family, "size": style.badge_size + 2}
-    line = {"width": style.move_width}
-    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False,
-                         line={"color": "rgba(255,255,255,0.85)", "width": style.move_width + 4}, hoverinfo="skip")]
-    for uid, colour in (("moves-A", side_colour("A", status, powers)), ("moves-B", side_colour("B", status, powers)),
-                        ("moves-other", "#4a4a4a")):
-        traces.append(go.Scatter(
-            x=[], y=[], mode="lines+markers", uid=uid, name=uid, showlegend=False,
-            line={**line, "color": colour},
-            marker={"symbol": [], "size": 16, "angleref": "previous", "color": colour,
-                    "line": {"color": "#ffffff", "width": 1.5}},
-            hovertext=[], hoverinfo="text"))
-    traces.append(go.Scatter(
-        x=[], y=[], mode="markers+text", uid="battles", name="battles", showlegend=False,
-        marker={"symbol": "star", "size": 26, "color": [], "line": {"color": "#ffffff", "width": 2}},
-        text=[], textposition="middle right", textfont={**font, "color": "#1b1b1b", "shadow": HALO},
-        hovertext=[], hoverinfo="text", customdata=[]))
-    traces.append(go.Scatter(
-        x=[], y=[], mode="markers+text", uid="interceptions", name="interceptions", showlegend=False,
-        marker={"symbol": [], "size": 16, "color": "#1b1b1b", "line": {"color": "#ffffff", "width": 1.5}},
-        text=[], textposition="middle left", textfont={**font, "color": "#1b1b1b", "shadow": HALO},
-        hovertext=[], hoverinfo="text"))
-    traces.append(go.Scatter(
-        x=[], y=[], mode="markers+text", uid="politics", name="politics", showlegend=False,
-        marker={"symbol": "diamond", "size": 14, "color": "#5a3d00", "line": {"color": "#ffffff", "width": 1.5}},
-        text=[], textposition="middle right", textfont={**font, "color": "#3b2300", "shadow": HALO},
-        hovertext=[], hoverinfo="text"))
-    return traces
 
 
 def _apply_overlay(trace: Any, props: Mapping[str, Any]) -> None:
@@ -812,26 +408,32 @@ def _apply_overlay(trace: Any, props: Mapping[str, Any]) -> None:
             trace[key] = value
 
 
-def _fill_props(f: Fill, style: StateStyle) -> dict[str, Any]:
+def _fill_props(f: AreaFill, style: StateStyle) -> dict[str, Any]:
     return {"fillcolor": f.colour,
             "fillpattern": {"shape": f.pattern, "fgcolor": f.pattern_colour or f.colour, "bgcolor": f.colour,
                             "size": style.pattern_size, "solidity": 0.5 if f.pattern == "/" else 0.18}}
 
 
-def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = DEFAULT_STATE_STYLE,
-              width: int | None = None, height: int | None = None) -> go.Figure:
-    """Draw a game view over the base map: control, stacks, Kings, the Pope, TP/VP and overlays."""
-    geo = _default_geo() if geo is None else geo
-    places = _places_from_geo(geo)
+def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_STYLE,
+              width: int | None = None, height: int | None = None, ruleset: Ruleset | None = None) -> go.Figure:
+    """Draw a game's view (or a ``Portrayal``) over its base map: fills, badges, overlays, panel, legend.
+
+    ``ruleset`` portrays the view (default: the ruleset named by the view's ``game``); ``geo`` is
+    the map (default: the one the portrayal names, ``medviz.geo.load``).
+    """
+    rs = _ruleset_for(view, ruleset)
+    geo = _geo(_map_of(view, rs)) if geo is None else geo
+    places = places_of_map(geo)
     w, h = width or style.width, height or style.height
     style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style))
-    plan = plan_view(view, places, style)
-    status = view.get("status") or {}
+    plan = plan_view(view, places, style, rs)
+    p = plan.portrayal
+    assert p is not None
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
     fig = base_map(geo, style=map_style, width=w, height=h)
     idx = area_traces(fig)
-    land = [a for a, p in places.items() if p.kind == "land"]
+    land = [a for a, pl in places.items() if pl.kind == "land"]
     for a in land:
         tr = fig.data[idx[a]]
         tr.update(_fill_props(plan.fills[a], style))
@@ -839,18 +441,15 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
         tr.line.width = 1.0
     labels = _label_trace(fig)
     if labels is not None:
-        order = [a for a, p in places.items() if p.kind == "land"]
-        labels.textfont.color = [plan.fills[a].label_colour for a in order]
+        labels.textfont.color = [plan.fills[a].label_colour for a in land]
         labels.textfont.shadow = "none"
     for tr in fig.data:
         if getattr(tr, "name", None) == "cities":
             tr.textfont.shadow = HALO
-    powers = powers_of(view)
-    fig.add_traces(_legend_traces(status, style, powers))
-    overlay_traces = _overlay_traces(style, status, powers)
-    fig.add_traces(overlay_traces[:4])
-    fig.add_traces(_badge_traces(style, powers))
-    fig.add_traces(overlay_traces[4:])
+    fig.add_traces(_legend_traces(p, style))
+    fig.add_traces(_path_traces(p, style))
+    fig.add_traces(_badge_traces(p, style))
+    fig.add_traces(_mark_traces(p, style))
     for tr in fig.data:
         props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
         if props is not None:
@@ -860,23 +459,34 @@ def state_map(view: Mapping[str, Any], geo: Any = None, *, style: StateStyle = D
                "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
         margin=dict(MARGIN),
         paper_bgcolor=style.panel_background,
-        annotations=_panel_annotations(plan, style, status, w, h, powers),
-        showlegend=True,
-        legend={"x": style.map_domain + 0.01, "y": _panel_layout(style, h)["legend"], "xanchor": "left", "yanchor": "top",
-                "bgcolor": "rgba(0,0,0,0)", "font": {"size": style.panel_size - 1, "family": style.font_family},
-                "title": {"text": "<b>Who controls an area</b>"}, "itemclick": False, "itemdoubleclick": False,
+        annotations=_panel_annotations(p, style, w, h),
+        showlegend=bool(p.legend),
+        legend={"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
+                "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
+                "font": {"size": style.panel_size - 1, "family": style.font_family},
+                "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
                 "tracegroupgap": 2},
-        meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style),
-              "vertical_margin": VERTICAL_MARGIN,
-              "places": {a: [p.lon, p.lat, p.kind, p.lines, p.name] for a, p in places.items()}},
+        meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style, p),
+              "vertical_margin": VERTICAL_MARGIN, "game": rs.game if rs is not None else None,
+              "clickable": [ml.id for ml in p.marks if ml.clickable],
+              "places": {a: [pl.lon, pl.lat, pl.kind, pl.lines, pl.name] for a, pl in places.items()}},
     )
     fig.update_xaxes(domain=[0, style.map_domain])
-    bottom = _map_bottom(fig, w, h, style)
+    bottom = _map_bottom(fig, w, h, style, p)
     fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
     for ann in fig.layout.annotations:
         if ann.name == "panel-key":
             ann.y = bottom - 0.008
+    facts = _facts_of(fig)
+    facts.ruleset = rs
+    facts.last_view, facts.last_plan = view, plan
     return fig
+
+
+def shown_portrayal(fig: Any) -> Portrayal | None:
+    """The portrayal a state map shows now (after ``state_map`` or its last ``update_state_map``)."""
+    plan = _facts_of(fig).last_plan
+    return plan.portrayal if plan is not None else None
 
 
 def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
@@ -890,10 +500,10 @@ def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
     return round(max(0.78, min(style.map_domain, ideal)), 3)
 
 
-def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle) -> float:
+def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
     """Where the map's y domain starts so that it ends just below the drawn map (room for the key)."""
     plot_h0 = max(200, height - 50)
-    key_room = (_key_lines(width) * (style.panel_size * 1.35) + 10) / plot_h0
+    key_room = (_key_lines(width, p) * (style.panel_size * 1.35) + 10) / plot_h0
     try:
         x0, x1 = fig.layout.xaxis.range
         y0, y1 = fig.layout.yaxis.range
@@ -909,7 +519,7 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle) -> f
 
 
 def _title_text(plan: Plan) -> str:
-    """Title line: the scenario in bold, then turn, years and phase."""
+    """Title line: the title in bold, then the subtitle (turn, years, phase)."""
     return f"<b>{plan.title}</b>" + (f"   <span style='color:#5b4d3c'>{plan.subtitle}</span>" if plan.subtitle else "")
 
 
@@ -920,10 +530,64 @@ def _label_trace(fig: Any) -> Any:
     return None
 
 
+def _key_lines(width: int, p: Portrayal) -> int:
+    """The key under the map takes one line on wide figures, one per part on narrower ones."""
+    if not p.key:
+        return 0
+    return 1 if width >= 1400 else len(p.key)
+
+
+#: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
+MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
+VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
+
+
+def panel_tops_px(style: StateStyle, p: Portrayal) -> dict[str, float]:
+    """Top of each panel box (and of the legend) in pixels below the top of the plot area."""
+    y = 6.0
+    out = {}
+    for box in p.panel:
+        out[box.id] = y
+        y += box.lines * (style.panel_size + box.size) * 1.35 + (14 if box.colour else 0) + box.gap
+    out["legend"] = y
+    return out
+
+
+def _panel_layout(p: Portrayal, style: StateStyle, height: int) -> dict[str, float]:
+    """Top of each panel box (and of the legend) in paper coordinates, stacked in pixels.
+
+    The pixel tops are also kept in ``layout.meta["panel_px"]`` so a page that draws the figure at
+    another size (the HTML export) can restack the panel without overlaps.
+    """
+    plot_h = max(200, height - VERTICAL_MARGIN)
+    return {name: 1 - px / plot_h for name, px in panel_tops_px(style, p).items()}
+
+
+def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int) -> list[dict[str, Any]]:
+    x0 = style.map_domain + 0.012
+    ys = _panel_layout(p, style, height)
+    common = {"xref": "paper", "yref": "paper", "x": x0, "xanchor": "left", "yanchor": "top",
+              "showarrow": False, "align": "left"}
+    out = []
+    for box in p.panel:
+        ann = {**common, "name": box.id, "y": ys[box.id], "text": box.text}
+        if box.colour:
+            ann.update({"bgcolor": box.colour, "bordercolor": box.border or "#ffffff", "borderwidth": 2,
+                        "borderpad": 6, "width": int(width * (1 - style.map_domain) - 36)})
+        colour = box.text_colour or (contrast_text(box.colour) if box.colour else "#2b2118")
+        ann["font"] = {"size": style.panel_size + box.size, "color": colour, "family": style.font_family}
+        out.append(ann)
+    if p.key:
+        gap = "      " if _key_lines(width, p) == 1 else "<br>"
+        out.append({**common, "name": "panel-key", "x": 0.005, "y": 0.035, "text": gap.join(p.key),
+                    "font": {"size": style.panel_size, "color": "#3b2f22", "family": style.font_family}})
+    return out
+
+
 # ------------------------------------------------------------------------------------------
 # Updating: one step, only what changed
 # ------------------------------------------------------------------------------------------
-def _fill_paths(f: Fill, style: StateStyle) -> dict[str, Any]:
+def _fill_paths(f: AreaFill, style: StateStyle) -> dict[str, Any]:
     """The fill of an area as restyle paths (``fillpattern.shape`` ...)."""
     return {"fillcolor": f.colour, "fillpattern.shape": f.pattern,
             "fillpattern.fgcolor": f.pattern_colour or f.colour, "fillpattern.bgcolor": f.colour,
@@ -931,8 +595,8 @@ def _fill_paths(f: Fill, style: StateStyle) -> dict[str, Any]:
             "text": f.hover}
 
 
-def update_state_map(fig: Any, old_view: Mapping[str, Any] | None, new_view: Mapping[str, Any], *,
-                     style: StateStyle = DEFAULT_STATE_STYLE) -> int:
+def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyle = DEFAULT_STATE_STYLE,
+                     ruleset: Ruleset | None = None) -> int:
     """Move a state map from ``old_view`` to ``new_view``; returns how many parts changed.
 
     Only fill colours and patterns, area hover texts, label colours, badge and overlay traces,
@@ -940,18 +604,21 @@ def update_state_map(fig: Any, old_view: Mapping[str, Any] | None, new_view: Map
     ``plotly_update`` (what ``batch_update()`` sends when it closes), one call per group of traces
     changing the same properties — a few messages per step on a ``go.FigureWidget``. Values come
     from the planner, which ``state_map`` passes through plotly's validators. ``old_view=None``
-    sets everything.
+    sets everything. ``ruleset`` portrays the views (default: the one the figure was drawn with).
     """
     facts = _facts_of(fig)
     places = facts.places
     style = dataclasses.replace(style, map_domain=facts.map_domain)
+    if ruleset is None and facts.ruleset is None and not isinstance(new_view, Portrayal):
+        facts.ruleset = _ruleset_for(new_view, None, facts.game)
+    rs = ruleset or facts.ruleset
     if old_view is None:
         old = Plan()
     elif old_view is facts.last_view and facts.last_plan is not None:
         old = facts.last_plan
     else:
-        old = plan_view(old_view, places, style)
-    new = plan_view(new_view, places, style)
+        old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs)
+    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -959,10 +626,10 @@ def update_state_map(fig: Any, old_view: Mapping[str, Any] | None, new_view: Map
     for a in fill_changed:
         per_trace[facts.areas[a]] = _fill_paths(new.fills[a], style)
         changed += 1
-    if any((old.fills.get(a) or Fill("")).label_colour != new.fills[a].label_colour for a in fill_changed):
+    if any((old.fills.get(a) or AreaFill("")).label_colour != new.fills[a].label_colour for a in fill_changed):
         if "labels:land" in facts.traces:
             per_trace[facts.traces["labels:land"]] = {
-                "textfont.color": [new.fills[a].label_colour for a, p in places.items() if p.kind == "land"]}
+                "textfont.color": [new.fills[a].label_colour for a, pl in places.items() if pl.kind == "land"]}
     for new_part, old_part in ((new.overlays, old.overlays), (new.badges, old.badges)):
         for uid, props in new_part.items():
             if props != old_part.get(uid) and uid in facts.traces:

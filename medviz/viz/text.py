@@ -13,11 +13,7 @@ is made of. Quotes need no escaping: data never lands inside one of medviz's own
 
 from __future__ import annotations
 
-import html
+from medviz.engine.portrayal import plain
 
 __all__ = ["plain"]
 
-
-def plain(value: object) -> str:
-    """``value`` as text plotly draws literally (``&``, ``<``, ``>`` escaped; markup never passes)."""
-    return html.escape(str(value), quote=False)

@@ -7,7 +7,7 @@ game (game/) and the one-battle scenario (one_battle.py). This module is the plu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +16,7 @@ from medviz.engine.errors import MalformedInput, MedvizError
 from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
 from medviz.engine.game import Context, Task
 from medviz.engine.policy import DecisionPoint, Policy
+from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
 from medviz.rules.medempires.game.legality import HumanPlayer
@@ -275,5 +276,92 @@ class MedEmpires(DefinedRuleset):
         with using_data(state):
             return describe(event)
 
+    # -- words and the map for the apps and pages (view.py, portrayal.py) -------------------------
+    def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:
+        """``decisive`` for a roll on a combat results table (it decides a battle); not diplomacy rolls."""
+        from medviz.rules.medempires.view import is_table_roll
+
+        return _DECISIVE if isinstance(event, RollEvent) and is_table_roll(event.roll) else frozenset()
+
+    def phase_names(self) -> Mapping[str, str]:
+        """The phases of a game turn (5.1) in order, between the turn's start and the victory check."""
+        return {"game turn": "game turn", **self.definition.phases, "victory": "victory"}
+
+    def seat_title(self, seat: str, scenario: str, state: Any = None) -> str:
+        """``Player B (Aragon)``: a player and the powers it plays (3.0), in the game's own data."""
+        if scenario == "battle":
+            return super().seat_title(seat, scenario, state)
+        from medviz.rules.medempires.game.state import PLAYER_POWERS
+
+        with using_data(state):
+            powers = [game_data().powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == seat]
+        return f"Player {seat} ({' and '.join(powers)})" if powers else f"Player {seat}"
+
+    def describe_option(self, point: DecisionPoint, option: Any) -> str:
+        """An option in words, with the game's own map and data (override files)."""
+        from medviz.rules.medempires.game.describe import describe_choice
+
+        if not isinstance(point.state, GameState):
+            return super().describe_option(point, option)
+        with using_data(point.state):
+            return describe_choice(option)
+
+    def table_scenarios(self) -> tuple[str, ...]:
+        """The whole-game scenarios (a one-battle game is played by the dice lab, not at a table)."""
+        return tuple(s for s in self.scenarios() if s != "battle")
+
+    def setup_shortcut(self, point: DecisionPoint) -> str | None:
+        """``set up as in 1282`` while starting counters are placed (3.0-3.3.1: the default deployment)."""
+        from medviz.rules.medempires.game.deploy import SETUP_PHASE
+
+        if point.phase != SETUP_PHASE or not isinstance(point.state, GameState):
+            return None
+        with using_data(point.state):
+            sc = game_data().scenarios[point.state.scenario]
+            year = int(sc.turn_years[0][0]) if sc.turn_years else 0
+        return f"set up as in {year}"
+
+    def view_at(self, history: Any, seq: int) -> Any:
+        """The map view after event ``seq`` (view.history_view); None for a one-battle history."""
+        from medviz.rules.medempires.view import history_view
+
+        return history_view(history, seq)
+
+    def live_view(self, state: Any, events: Sequence[Event], turn: int | None = None,
+                  phase: str | None = None) -> Any:
+        """The map view of a game at a table (view.live_view)."""
+        from medviz.rules.medempires.view import live_view
+
+        return live_view(state, events, turn, phase)
+
+    def portray(self, view: Any, places: Mapping[str, Place], shades: Shades) -> Portrayal:
+        """A view of view.py as the map shows it (portrayal.py); a ``Portrayal`` as it is."""
+        if isinstance(view, Portrayal):
+            return view
+        from medviz.rules.medempires.portrayal import portray
+
+        return portray(view, places, shades)
+
+    def compare_views(self, before: Any, after: Any) -> list[str]:
+        """Areas that end in other hands (3.4) and victory points (4.0) of two views."""
+        ca, cb = before.get("control") or {}, after.get("control") or {}
+        moved = sorted(a for a in set(ca) | set(cb) if ca.get(a) != cb.get(a))
+        if moved:
+            lines = ["Areas that changed hands: " + ", ".join(f"{a} ({ca.get(a)} → {cb.get(a)})" for a in moved)]
+        else:
+            lines = ["No area ends in other hands."]
+        if before.get("vp") != after.get("vp"):
+            lines.append(f"VP: {before.get('vp')} → {after.get('vp')}")
+        return lines
+
+    def scores(self, view: Any) -> list[tuple[str, str, Mapping[str, int]]]:
+        """Treasury points (6.1) and victory points (4.0) by player."""
+        if not isinstance(view, Mapping):
+            return []
+        return [("TP", "treasury points (6.1)", dict(view.get("tp") or {})),
+                ("VP", "victory points (4.0)", dict(view.get("vp") or {}))]
+
+
+_DECISIVE = frozenset({"decisive"})
 
 RULESET = MedEmpires()

@@ -5,6 +5,7 @@ an ipywidgets app and a standalone HTML export:
 
 ```
 {
+  "game": "medempires",                                               # which ruleset portrays it
   "turn": 1 | None, "phase": "politics" | None, "years": "1282–1290" | None, "title": str,
   "control": {area id: "A" | "B" | "partial" | power id | None},   # 3.4; power id = neutral/vassal holder
   "units":   {area id: {power id: {unit code: count}}},              # FA L R M F; fleets in sea areas
@@ -31,7 +32,9 @@ one game's data shares one ``powers`` dict (``power_view``): treat it as read-on
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 from medviz.rules.medempires.gamedata import GameData
@@ -42,7 +45,7 @@ UNIT_CODES = ("FA", "L", "R", "M", "F")
 
 def empty_view(title: str = "") -> dict[str, Any]:
     """A view with nothing on the map."""
-    return {"turn": None, "phase": None, "years": None, "title": title, "control": {}, "units": {},
+    return {"game": "medempires", "turn": None, "phase": None, "years": None, "title": title, "control": {}, "units": {},
             "kings": {}, "pope": None, "tp": {"A": 0, "B": 0}, "vp": {"A": 0, "B": 0}, "status": {},
             "overlays": []}
 
@@ -231,7 +234,7 @@ def step_overlays(history: Any, seq: int) -> list[dict[str, Any]]:
             elif e.change == "battle-ends" and battle is not None:
                 battle["winner"] = d["winner"]
                 battle["winner_side"] = battle["sides"].get(d["winner"])
-        elif e.kind == "roll" and battle is not None and "/round-" in e.roll:
+        elif e.kind == "roll" and battle is not None and is_table_roll(e.roll):
             battle["roll"] = e.roll  # the latest table roll: the one that decided the battle
         elif e.kind == "report":
             d = e.data
@@ -242,6 +245,22 @@ def step_overlays(history: Any, seq: int) -> list[dict[str, Any]]:
                 out.append({"kind": "politics", "power": d["target"], "attempt": d["kind"],
                             "result": d["result"]})
     return out
+
+
+_TABLE_ROLL = re.compile(r"(^|/)combat-\d+/round-\d+/")
+
+
+def is_table_roll(roll_id: str) -> bool:
+    """True for a roll on a combat results table (``.../combat-1/round-2/attacker``): the rolls that decide battles."""
+    return _TABLE_ROLL.search(roll_id) is not None
+
+
+def live_view(state: Any, events: Any, turn: int | None = None, phase: str | None = None) -> dict[str, Any] | None:
+    """The view of a game being played: ``state`` after ``events``, with the current step's overlays."""
+    if not hasattr(state, "ctl"):  # a one-battle game has no map
+        return None
+    overlays = step_overlays(SimpleNamespace(events=events), len(events) - 1) if events else []
+    return state_view(state, overlays, turn=turn, phase=phase)
 
 
 def history_view(history: Any, seq: int) -> dict[str, Any] | None:

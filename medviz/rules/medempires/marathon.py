@@ -1,6 +1,8 @@
 """A long synthetic replay for page-size tests and benchmarks: real battles laid end to end.
 
-Not a game. ``battle_marathon`` runs real one-battle histories (the engine's ``battle``
+Not a game, and not part of the rules: a fixture for ``tests/test_export.py`` and
+``benchmarks/bench_export.py`` that lives with the game whose battles it replays (it needs only the
+engine and these rules). ``battle_marathon`` runs real one-battle histories (the engine's ``battle``
 scenario) and lays their events end to end over turns and the six phases of 5.1, so the export
 sees a history as long as a whole Vespers game. ``marathon_views`` gives it map views that
 change as a game's would: every state change moves control of an area, a stack or the Pope, and
