@@ -141,3 +141,54 @@ def write_atomic(path: Path, text: str) -> None:
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
     os.replace(tmp, path)
+
+
+def exact_coverage(owners: dict[str, Any], extra_lines: list[Any] | None = None,
+                   sliver_deg2: float = 1e-4) -> dict[str, Any]:
+    """Re-draw overlapping-free `owners` as one exact coverage: node every boundary, polygonize,
+    give each face to the owner covering it (the smallest, if several); faces nobody covers join
+    the neighbour sharing most border when smaller than `sliver_deg2`, else stay undrawn."""
+    ids = sorted(owners)
+    geoms = [shapely.make_valid(owners[i]) for i in ids]
+    lines = [shapely.boundary(g) for g in geoms] + list(extra_lines or [])
+    noded = shapely.unary_union(lines)
+    faces = list(shapely.polygonize(polygons_lines(noded)).geoms)
+    tree = shapely.STRtree(geoms)
+    owner: list[str | None] = []
+    for f in faces:
+        rp = f.point_on_surface()
+        hits = [int(k) for k in tree.query(rp) if geoms[int(k)].covers(rp)]
+        owner.append(ids[min(hits, key=lambda k: (geoms[k].area, k))] if hits else None)
+    face_tree = shapely.STRtree(faces)
+    for k, f in enumerate(faces):
+        if owner[k] is not None or f.area >= sliver_deg2:
+            continue
+        best: dict[str, float] = defaultdict(float)
+        for m in face_tree.query(f, predicate="intersects"):
+            m = int(m)
+            if m != k and owner[m] is not None:
+                best[owner[m]] += shapely.intersection(f.boundary, faces[m].boundary).length
+        if best:
+            owner[k] = max(sorted(best), key=lambda a: best[a])
+    by_owner: dict[str, list[Polygon]] = defaultdict(list)
+    for f, o in zip(faces, owner):
+        if o is not None:
+            by_owner[o].append(f)
+    return {o: shapely.unary_union(v) for o, v in sorted(by_owner.items())}
+
+
+def finish_coverage(dissolved: dict[str, Any], simplify_deg: float, segment_deg: float,
+                    decimals: int) -> dict[str, MultiPolygon]:
+    """Simplify the shared borders of a coverage as lines, segmentize long edges, snap to
+    `decimals` places and wind outer rings clockwise (plotly's convention)."""
+    order = sorted(dissolved)
+    geoms = [as_multi(polygons_of(dissolved[o])) for o in order]
+    simplified = shapely.coverage_simplify(geoms, simplify_deg, simplify_boundary=False)
+    simplified = shapely.segmentize(simplified, segment_deg)
+    simplified = shapely.set_precision(simplified, 10 ** -decimals, mode="pointwise")
+    finished: dict[str, MultiPolygon] = {}
+    for o, g in zip(order, simplified):
+        parts = [p for q in polygons_of(g) for p in polygons_of(shapely.make_valid(q)) if p.area > 0]
+        if parts:
+            finished[o] = shapely.orient_polygons(as_multi(parts), exterior_cw=True)
+    return finished
