@@ -61,29 +61,30 @@ class Card(NamedTuple):
     box: tuple[float, float, float, float]  # lon_min, lat_min, lon_max, lat_max
     start: bool
     region: str
+    grid: tuple[float, float, float, float]  # x0, y0, x1, y1 on the table (card widths, rows; y grows south)
 
 
-# §1.2 "Proposed grid" of the reference (all boxes are its [P] proposals).
+# §1.2 "Proposed grid" of the reference (boxes and grid places are its [P] proposals).
 CARDS: dict[str, Card] = {
-    "1A": Card((-11.0, 47.0, 1.5, 59.0), False, "British Isles, Brittany-Normandy"),
-    "1B": Card((-1.5, 48.0, 11.0, 61.0), True, "SE England, NE France/Flanders, Low Countries-Rhineland-Westphalia, Jutland, SW Norway, North Sea"),
-    "1C": Card((10.0, 50.0, 22.0, 62.0), False, "Zealand-Scania, E Norway, Sweden, Brandenburg-Pomerania, Greater Poland, Prussia, S Baltic"),
-    "1D": Card((21.0, 50.0, 33.0, 61.0), True, "Masovia, Lithuania, Livonia, Novgorod-Pskov-Polotsk-Smolensk, Gulfs of Riga and Finland"),
-    "1E": Card((32.0, 49.5, 45.0, 60.0), False, "Vladimir-Suzdal, Moscow, Ryazan, Chernigov, N Polovtsian steppe"),
-    "1F": Card((44.0, 49.5, 58.0, 60.0), False, "Nizhny Novgorod, Volga Bulgaria"),
-    "2A": Card((-10.0, 39.5, 3.0, 48.0), True, "León-Castile, Navarre, Aragon-Catalonia, N Portugal; Aquitaine-Toulouse; Bay of Biscay"),
-    "2B": Card((3.0, 43.0, 14.0, 49.0), True, "Champagne-Burgundy-Provence, Swabia-Switzerland, Lombardy-Tuscany, Venice; Gulf of Lion and N Adriatic"),
-    "2C": Card((13.5, 42.5, 27.5, 50.5), True, "Austria-Bohemia, Istria, Hungary-Croatia, Lesser Poland, Galicia-Kiev, Serbia, Vidin/W Bulgaria"),
-    "2D": Card((27.0, 42.0, 42.0, 49.0), False, "Dobruja-E Bulgaria, Moldavia-Pontic steppe, Crimea, Black Sea; Caucasus art"),
-    "2F": Card((41.0, 40.5, 56.0, 50.0), False, "Caucasia (Georgia), lower Volga-Caspian steppe, N Caspian"),
-    "3A": Card((-10.0, 30.0, 4.0, 39.5), True, "Andalusia-Murcia, Balearics, S Portugal, Strait, Morocco"),
-    "3B": Card((4.0, 36.3, 16.0, 43.0), False, "Corsica-Sardinia, Papal States, Naples-Sicily, Algeria-Tunis; Tyrrhenian"),
-    "3C": Card((15.0, 35.8, 27.0, 43.0), False, "Apulia-Calabria, Epirus, Macedonia-Greece-Morea, S Serbia, SW Bulgaria, Aegean islands"),
-    "3D": Card((26.0, 36.0, 42.0, 42.0), True, "Thrace-Constantinople, Nicaea, Rum (Konya), Trebizond, Cilicia, Antioch, Rhodes; S Black Sea and E Aegean"),
-    "3F": Card((40.0, 31.0, 56.0, 41.5), False, "Armenia-Azerbaijan, Erzurum/E Anatolia, Upper Mesopotamia-Baghdad"),
-    "4B": Card((5.0, 29.0, 16.0, 36.3), False, "S Tunisia-Tripolitania, Malta; central Mediterranean"),
-    "4C": Card((16.0, 28.0, 29.0, 35.8), False, "Crete, Cyrenaica-Western Desert; Libyan Sea"),
-    "4D": Card((29.0, 28.0, 40.0, 36.0), True, "Egypt (Delta-Cairo), Palestine-Acre-Jerusalem, Damascus, Cyprus; Levantine Sea"),
+    "1A": Card((-11.0, 47.0, 1.5, 59.0), False, "British Isles, Brittany-Normandy", (-0.5, 0, 0.5, 1)),
+    "1B": Card((-1.5, 48.0, 11.0, 61.0), True, "SE England, NE France/Flanders, Low Countries-Rhineland-Westphalia, Jutland, SW Norway, North Sea", (0.5, 0, 1.5, 1)),
+    "1C": Card((10.0, 50.0, 22.0, 62.0), False, "Zealand-Scania, E Norway, Sweden, Brandenburg-Pomerania, Greater Poland, Prussia, S Baltic", (1.5, 0, 2.5, 1)),
+    "1D": Card((21.0, 50.0, 33.0, 61.0), True, "Masovia, Lithuania, Livonia, Novgorod-Pskov-Polotsk-Smolensk, Gulfs of Riga and Finland", (2.5, 0, 3.5, 1)),
+    "1E": Card((32.0, 49.5, 45.0, 60.0), False, "Vladimir-Suzdal, Moscow, Ryazan, Chernigov, N Polovtsian steppe", (3.5, 0, 4.5, 1)),
+    "1F": Card((44.0, 49.5, 58.0, 60.0), False, "Nizhny Novgorod, Volga Bulgaria", (4.5, 0, 5.5, 1)),
+    "2A": Card((-10.0, 39.5, 3.0, 48.0), True, "León-Castile, Navarre, Aragon-Catalonia, N Portugal; Aquitaine-Toulouse; Bay of Biscay", (0, 1, 1, 2)),
+    "2B": Card((3.0, 43.0, 14.0, 49.0), True, "Champagne-Burgundy-Provence, Swabia-Switzerland, Lombardy-Tuscany, Venice; Gulf of Lion and N Adriatic", (1, 1, 2, 2)),
+    "2C": Card((13.5, 42.5, 27.5, 50.5), True, "Austria-Bohemia, Istria, Hungary-Croatia, Lesser Poland, Galicia-Kiev, Serbia, Vidin/W Bulgaria", (2, 1, 3, 2)),
+    "2D": Card((27.0, 42.0, 42.0, 49.0), False, "Dobruja-E Bulgaria, Moldavia-Pontic steppe, Crimea, Black Sea; Caucasus art", (3, 1, 4, 2)),
+    "2F": Card((41.0, 40.5, 56.0, 50.0), False, "Caucasia (Georgia), lower Volga-Caspian steppe, N Caspian", (4, 1, 5, 2)),
+    "3A": Card((-10.0, 30.0, 4.0, 39.5), True, "Andalusia-Murcia, Balearics, S Portugal, Strait, Morocco", (0, 2, 1, 3)),
+    "3B": Card((4.0, 36.3, 16.0, 43.0), False, "Corsica-Sardinia, Papal States, Naples-Sicily, Algeria-Tunis; Tyrrhenian", (1, 2, 2, 3)),
+    "3C": Card((15.0, 35.8, 27.0, 43.0), False, "Apulia-Calabria, Epirus, Macedonia-Greece-Morea, S Serbia, SW Bulgaria, Aegean islands", (2, 2, 3, 3)),
+    "3D": Card((26.0, 36.0, 42.0, 42.0), True, "Thrace-Constantinople, Nicaea, Rum (Konya), Trebizond, Cilicia, Antioch, Rhodes; S Black Sea and E Aegean", (3, 2, 4, 3)),
+    "3F": Card((40.0, 31.0, 56.0, 41.5), False, "Armenia-Azerbaijan, Erzurum/E Anatolia, Upper Mesopotamia-Baghdad", (4, 2, 5, 3.5)),
+    "4B": Card((5.0, 29.0, 16.0, 36.3), False, "S Tunisia-Tripolitania, Malta; central Mediterranean", (1, 3, 2, 4)),
+    "4C": Card((16.0, 28.0, 29.0, 35.8), False, "Crete, Cyrenaica-Western Desert; Libyan Sea", (2, 3, 3, 4)),
+    "4D": Card((29.0, 28.0, 40.0, 36.0), True, "Egypt (Delta-Cairo), Palestine-Acre-Jerusalem, Damascus, Cyprus; Levantine Sea", (3, 3, 4, 4)),
 }
 
 
@@ -253,8 +254,8 @@ PROVINCES: dict[str, Area] = {
                    "Gyulafehérvár, Szeged, Pécs, Brassó, Split, Zara, Temesvár, Bosnia, Knin, Rijeka, Belgrade"),
     "pol_2c": Area("2C", "POL-2C", "Poland (Lesser Poland)",
                    [(19.94, 50.06), (20.67, 50.35), (20.69, 49.62), (20.99, 50.01), (18.22, 50.09),
-                    (18.63, 49.75), (22.0, 50.3)],
-                   "Kraków", "Kraków, Wiślica, Sącz, Tarnów, Racibórz, Cieszyn"),
+                    (18.63, 49.75), (22.0, 50.3), (20.02, 49.48), (21.77, 49.69)],
+                   "Kraków", "Kraków, Wiślica, Sącz, Tarnów, Racibórz, Cieszyn, Nowy Targ, Krosno"),
     "rus_2c": Area("2C", "RUS-2C", "Russia (Galicia and Podolia)",
                    [(24.72, 49.12), (22.77, 49.78), (24.03, 49.84), (25.70, 49.30), (26.58, 48.68),
                     (25.04, 48.53), (26.99, 48.60), (26.5, 47.5), (27.2, 50.2), (23.3, 50.3)],
@@ -384,16 +385,16 @@ PROVINCES: dict[str, Area] = {
                    [(32.49, 37.87), (30.70, 36.90), (35.48, 38.73), (36.88, 39.75), (32.85, 39.93),
                     (34.15, 41.38), (35.15, 42.02), (30.28, 37.76), (33.0, 38.5), (31.6, 39.8),
                     (29.5, 37.5), (38.3, 38.4), (37.0, 37.5), (32.0, 41.3), (41.0, 40.0), (39.5, 39.7),
-                    (41.5, 37.0), (39.0, 37.1)],
+                    (41.5, 37.0), (39.0, 37.1), (34.68, 37.97), (33.22, 37.18)],
                    "Konya", "Konya, Antalya, Kayseri, Sivas, Ankara, Kastamonu, Sinop, Eğirdir, Denizli, "
-                   "Malatya, Erzurum, Amida"),
+                   "Malatya, Erzurum, Amida, Niğde, Karaman"),
+    "ven_3d": Area("3D", "VEN-3D", "Venice (Rhodes)",
+                   [(28.22, 36.43), (27.95, 36.20)],
+                   "Rhodes", "Rhodes (Venice's island in the game; Byzantine-Genoese in fact)"),
     "tre_3d": Area("3D", "TRE-3D", "Trebizond",
                    [(39.72, 41.00), (38.39, 40.91), (37.88, 41.00), (40.52, 41.02), (36.33, 41.29),
                     (39.0, 40.6), (41.4, 41.4)],
                    "Trebizond", "Trebizond, Kerasous, Oinaion, Rize, Amisos"),
-    "ven_3d": Area("3D", "VEN-3D", "Venice (Rhodes)",
-                   [(28.22, 36.43), (27.95, 36.20)],
-                   "Rhodes", "Rhodes (Venice's island in the game; Byzantine-Genoese in fact)"),
     # 3F
     "ayy_3f": Area("3F", "AYY-3F", "Ayyubids (Baghdad and Upper Mesopotamia)",
                    [(44.36, 33.31), (43.13, 36.34), (42.0, 34.0), (44.5, 32.0), (41.0, 35.5), (46.0, 32.5),
@@ -754,7 +755,7 @@ def build() -> dict[str, Any]:
         rect = shapely.orient_polygons(shapely.segmentize(box(*card.box), SEGMENT_DEG), exterior_cw=True)
         x0, y0, x1, y1 = card.box
         props = {"id": c, "name": f"Map card {c}", "kind": "card", "card": c, "start": card.start,
-                 "region": card.region, "label": c,
+                 "region": card.region, "grid": list(card.grid), "label": c,
                  "label_lon": round((x0 + x1) / 2, DECIMALS), "label_lat": round((y0 + y1) / 2, DECIMALS),
                  "provenance": f"card box (lon/lat) per {REFERENCE} §1.2 [P]: the published card art was not available"}
         features.append({"type": "Feature", "id": c, "properties": props, "geometry": rounded(mapping(rect), DECIMALS)})
