@@ -532,6 +532,10 @@ class Zone(NamedTuple):
     ignore_boxes: bool  # True: the zone's land goes to its centres whatever card boxes cover it
 
 
+# The water line of the Dardanelles, the Marmara and the Bosporus (lon, lat), south-west to north-east.
+STRAITS_LINE: list[Coord] = [(25.9, 39.8), (26.22, 40.02), (26.45, 40.2), (26.7, 40.38), (27.5, 40.72), (28.5, 40.9),
+                             (28.99, 41.0), (29.03, 41.08), (29.07, 41.15), (29.12, 41.25), (29.6, 41.6)]
+
 # In priority order; land in no zone is the main zone.
 ZONES: dict[str, Zone] = {
     # §1.2/§1.3: the Balearics are on 3A, but Mallorca straddles 39.5°N and Menorca lies east of 4°E.
@@ -543,9 +547,7 @@ ZONES: dict[str, Zone] = {
     # Thrace west of the Dardanelles, the Marmara and the Bosporus (reference §6: the Straits separate
     # LAT-3D-Thrace from BYZ-3D).
     "thrace": Zone(["Turkey", "Greece", "Bulgaria"],
-                   [(25.9, 39.8), (26.22, 40.02), (26.45, 40.2), (26.7, 40.38), (27.5, 40.72), (28.5, 40.9),
-                    (28.99, 41.0), (29.03, 41.08), (29.07, 41.15), (29.12, 41.25), (29.6, 41.6), (29.6, 42.0),
-                    (25.9, 42.0)], False),
+                   [*STRAITS_LINE, (29.6, 42.0), (25.9, 42.0)], False),
     # Africa is joined to Asia only at Suez; keep Iberian and Sicilian centres off it.
     "africa": Zone(["Morocco", "Algeria", "Tunisia", "Libya", "Egypt", "W. Sahara"], None, False),
     # Scandinavia faces Jutland, Germany and the Baltic lands across narrow seas.
@@ -604,7 +606,7 @@ def build() -> dict[str, Any]:
     land = shapely.make_valid(shapely.unary_union(list(clipped.values())))
     # the Dardanelles, the Marmara and the Bosporus stay water at 1:50m (reference §6: the Straits
     # separate LAT-3D-Thrace from BYZ-3D)
-    straits = LineString(ZONES["thrace"].clip[:11]).buffer(STRAIT_HALF_WIDTH_DEG, quad_segs=2)
+    straits = LineString(STRAITS_LINE).buffer(STRAIT_HALF_WIDTH_DEG, quad_segs=2)
     clipped = {n: shapely.make_valid(shapely.difference(g, straits)) for n, g in clipped.items()}
     land = shapely.make_valid(shapely.difference(land, straits))
     faces = card_faces()

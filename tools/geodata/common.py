@@ -164,10 +164,11 @@ def exact_coverage(owners: dict[str, Any], extra_lines: list[Any] | None = None,
         if owner[k] is not None or f.area >= sliver_deg2:
             continue
         best: dict[str, float] = defaultdict(float)
-        for m in face_tree.query(f, predicate="intersects"):
-            m = int(m)
-            if m != k and owner[m] is not None:
-                best[owner[m]] += shapely.intersection(f.boundary, faces[m].boundary).length
+        for hit in face_tree.query(f, predicate="intersects"):
+            m = int(hit)
+            neighbour = owner[m]
+            if m != k and neighbour is not None:
+                best[neighbour] += shapely.intersection(f.boundary, faces[m].boundary).length
         if best:
             owner[k] = max(sorted(best), key=lambda a: best[a])
     by_owner: dict[str, list[Polygon]] = defaultdict(list)
