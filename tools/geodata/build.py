@@ -19,17 +19,19 @@ Method (see geodata/README.md):
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 import tomllib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import shapely
-from shapely.geometry import MultiPolygon, Point, Polygon, box, mapping
-from shapely.ops import polylabel
+from shapely.geometry import Point, Polygon, box, mapping
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import (  # noqa: E402  (the shared helpers live beside this script)
+    Coord, as_multi, decode_topojson, label_point, polygons_lines, polygons_of, rounded, voronoi_assign, write_atomic,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = Path(__file__).resolve().parent / "node_modules" / "world-atlas" / "countries-10m.json"
@@ -42,7 +44,6 @@ SIMPLIFY_DEG = 0.02  # coverage simplification tolerance (~2 km)
 SEGMENT_DEG = 0.5  # longest straight edge kept (so edges stay straight on any projection)
 DECIMALS = 3  # ~100 m
 CITY_DISC_DEG = 0.04  # a city's area always holds this disc around the city (> SIMPLIFY_DEG)
-Coord = tuple[float, float]
 
 # --------------------------------------------------------------------------------------------
 # Context (inert, off-map) features: id -> (name, provenance)
@@ -230,88 +231,6 @@ LABEL_AT: dict[str, Coord] = {
 
 
 # --------------------------------------------------------------------------------------------
-def decode_topojson(path: Path, names: set[str]) -> dict[str, Any]:
-    """Return {country name: shapely geometry} for the named countries of a world-atlas file."""
-    topo = json.loads(path.read_text(encoding="utf-8"))
-    (sx, sy), (tx, ty) = topo["transform"]["scale"], topo["transform"]["translate"]
-    cache: dict[int, list[Coord]] = {}
-
-    def arc(i: int) -> list[Coord]:
-        j = i if i >= 0 else ~i
-        if j not in cache:
-            x = y = 0
-            pts: list[Coord] = []
-            for dx, dy in topo["arcs"][j]:
-                x += dx
-                y += dy
-                pts.append((x * sx + tx, y * sy + ty))
-            cache[j] = pts
-        pts = cache[j]
-        return pts if i >= 0 else pts[::-1]
-
-    def ring(indices: list[int]) -> list[Coord]:
-        out: list[Coord] = []
-        for k, i in enumerate(indices):
-            pts = arc(i)
-            out.extend(pts if k == 0 else pts[1:])
-        return out
-
-    def polygon(rings: list[list[int]]) -> Polygon | None:
-        coords = [ring(r) for r in rings]
-        coords = [c for c in coords if len(set(c)) >= 3 and len(c) >= 4]  # drop collapsed rings
-        if not coords:
-            return None
-        return Polygon(coords[0], coords[1:])
-
-    out: dict[str, Any] = {}
-    for g in topo["objects"]["countries"]["geometries"]:
-        name = g.get("properties", {}).get("name")
-        if name not in names:
-            continue
-        polys = [g["arcs"]] if g["type"] == "Polygon" else g["arcs"] if g["type"] == "MultiPolygon" else []
-        parts = [p for p in (polygon(r) for r in polys) if p is not None]
-        out[name] = shapely.make_valid(shapely.unary_union([shapely.make_valid(p) for p in parts]))
-    return out
-
-
-def polygons_of(geom: Any) -> list[Polygon]:
-    """The polygon parts of any geometry (collections from make_valid included)."""
-    if geom is None or geom.is_empty:
-        return []
-    if isinstance(geom, Polygon):
-        return [geom]
-    if hasattr(geom, "geoms"):
-        return [p for g in geom.geoms for p in polygons_of(g)]
-    return []
-
-
-def as_multi(parts: list[Polygon]) -> MultiPolygon:
-    """A MultiPolygon of the parts, largest first, for stable output."""
-    return MultiPolygon(sorted(parts, key=lambda p: (-round(p.area, 9), p.bounds)))
-
-
-def voronoi_assign(region: Any, seeds: dict[str, list[Coord]]) -> dict[str, Any]:
-    """Split `region` among areas by the Voronoi cells of their seed points."""
-    if len(seeds) == 1:
-        return {next(iter(seeds)): region}
-    pts, owners, seen = [], [], set()
-    for area, coords in seeds.items():
-        for c in coords:
-            if c in seen:
-                continue
-            seen.add(c)
-            pts.append(Point(c))
-            owners.append(area)
-    env = box(-30, 20, 40, 60)
-    cells = shapely.voronoi_polygons(shapely.MultiPoint(pts), extend_to=env, ordered=True)
-    out: dict[str, list[Any]] = defaultdict(list)
-    for owner, cell in zip(owners, cells.geoms):
-        piece = shapely.intersection(region, cell)
-        if not piece.is_empty:
-            out[owner].append(piece)
-    return {a: shapely.unary_union(v) for a, v in out.items()}
-
-
 def build() -> dict[str, Any]:
     """Compute every feature; return the GeoJSON FeatureCollection as a dict."""
     game = tomllib.loads(MAP_TOML.read_text(encoding="utf-8"))
@@ -471,49 +390,6 @@ def build() -> dict[str, Any]:
         "frame": list(FRAME),
         "features": features,
     }
-
-
-def label_point(geom: Any, city_lon: float | None, city_lat: float | None) -> Coord:
-    """A label spot well inside the largest part, kept clear of the city's dot and name."""
-    big = max(polygons_of(geom), key=lambda p: p.area)
-    room = big
-    if city_lon is not None and city_lat is not None:
-        clear = shapely.difference(big, Point(city_lon, city_lat).buffer(0.45))
-        parts = polygons_of(clear)
-        if parts and max(p.area for p in parts) > 0.25 * big.area:
-            room = max(parts, key=lambda p: p.area)
-    lp = polylabel(room, tolerance=0.01)
-    return lp.x, lp.y
-
-
-def polygons_lines(noded: Any) -> list[Any]:
-    """The line parts of a noded union, as a flat list."""
-    if hasattr(noded, "geoms"):
-        return [g for g in noded.geoms]
-    return [noded]
-
-
-def rounded(obj: Any) -> Any:
-    """Round every coordinate of a GeoJSON geometry mapping to DECIMALS places."""
-    if isinstance(obj, dict):
-        return {k: rounded(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        if obj and isinstance(obj[0], float | int) and len(obj) == 2:
-            return [round(float(obj[0]), DECIMALS), round(float(obj[1]), DECIMALS)]
-        return [rounded(v) for v in obj]
-    return obj
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write text to path via a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, path)
 
 
 def main(argv: list[str] | None = None) -> int:
