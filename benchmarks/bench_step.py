@@ -194,7 +194,7 @@ def run(steps: int = 60, rebuilds: int = 5, seed: int = 1) -> dict[str, float]:
 
 def pictures(out: Path, seed: int = 1) -> list[Path]:
     """Draw the documentation pictures of the state map (set-up, politics, a battle, the end)."""
-    from medviz.geo.commands import write_png
+    from medviz.viz.commands import write_png
     from medviz.rules.medempires.view import setup_view
 
     history = vespers_game(seed)

@@ -11,7 +11,7 @@ import pytest
 
 from medviz.engine.errors import MalformedInput, MedvizError, UnknownReference
 from medviz.geo import load
-from medviz.geo.commands import find_chromium, register, write_html, write_png
+from medviz.viz.commands import find_chromium, register, write_html, write_png
 from medviz.viz.basemap import area_traces, base_map
 
 

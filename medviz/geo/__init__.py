@@ -24,7 +24,8 @@ GEODATA_DIR = Path(__file__).resolve().parents[2] / "geodata"
 
 #: Properties every feature carries (``city*`` only where the area has a city).
 REQUIRED_PROPERTIES = ("id", "name", "kind", "label_lon", "label_lat", "provenance")
-KINDS = ("land", "sea", "context")
+#: ``card``: a map card's rectangle (Medieval's Enigma cards), drawn under everything else.
+KINDS = ("land", "sea", "context", "card")
 
 
 def _geodata_dir() -> Path:

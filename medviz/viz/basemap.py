@@ -151,13 +151,15 @@ def base_map(
         from medviz.engine.errors import UnknownReference
 
         raise UnknownReference(f"fills name areas not on the map: {', '.join(unknown)}")
-    order = {"sea": 0, "context": 1, "land": 2}
+    order = {"card": -1, "sea": 0, "context": 1, "land": 2}
     fig = go.Figure()
     for r in sorted(rows, key=lambda r: (order[r["kind"]], r["id"])):
         kind = r["kind"]
         xs, ys = _rings(r["geometry"])
-        default = {"land": land_c.get(r["id"]), "sea": sea_c.get(r["id"])}.get(kind, style.context_fill)
-        border = {"land": style.land_border, "sea": style.sea_border}.get(kind, style.context_border)
+        default = {"land": land_c.get(r["id"]), "sea": sea_c.get(r["id"]),
+                   "card": "rgba(0,0,0,0)"}.get(kind, style.context_fill)
+        border = {"land": style.land_border, "sea": style.sea_border,
+                  "card": style.land_border}.get(kind, style.context_border)
         hover = plain(r["name"]) + (f"<br>{plain(_fmt(r.get('city')))}" if _fmt(r.get("city")) else "")
         fig.add_trace(
             go.Scatter(
