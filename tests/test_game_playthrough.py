@@ -146,10 +146,11 @@ def _check_block(job: tuple[str, str, int, int]) -> int:
     scenario, kind, first, last = job
     for seed in range(first, last):
         h = check_game(scenario, seed, kind)
-        # Issue 17 in every game: one roll and one draw re-set to their own values, every snapshot.
+        # Issue 17 in every game: a sampled roll (a draw in every third game) re-set to its own
+        # value, and every snapshot against the fold of its events.
         rolls = [e for e in h.rolls() if isinstance(e, RollEvent)]
         draws = [e for e in h.rolls() if isinstance(e, DrawEvent)]
-        picked = [rolls[seed % len(rolls)]] + ([draws[seed % len(draws)]] if draws else [])
+        picked = [draws[seed % len(draws)]] if draws and seed % 3 == 0 else [rolls[seed % len(rolls)]]
         assert own_value_mismatches(h, picked) == [], f"{scenario} seed {seed} ({kind})"
         assert snapshot_mismatches(h) == [], f"{scenario} seed {seed} ({kind})"
     return last - first

@@ -28,19 +28,20 @@ def sample(items: Sequence[Any], n: int | None) -> list[Any]:
     return [items[int(i * step)] for i in range(n)]
 
 
-def _bytes(h: History) -> str:
-    return json.dumps({"events": [e.to_dict() for e in h.events], "outcome": h.outcome},
-                      ensure_ascii=False, sort_keys=True)
+def _same(a: History, b: History) -> bool:
+    """Same events and outcome. Events are frozen dataclasses whose JSON is a pure function of their
+    fields, so field equality is byte equality; the branch shares its parent's prefix objects, so
+    the comparison costs only the re-run part. The outcome is compared as canonical JSON."""
+    return a.events == b.events and json.dumps(a.outcome, sort_keys=True) == json.dumps(b.outcome, sort_keys=True)
 
 
 def own_value_mismatches(h: History, rolls: Iterable[RollEvent | DrawEvent]) -> list[str]:
     """Roll and draw ids whose branch to their own value does not give the same events and outcome."""
-    want = _bytes(h)
     bad = []
     for e in rolls:
         rid = e.roll if isinstance(e, RollEvent) else e.draw
         child = h.branch(rid, e.value)
-        if _bytes(child) != want:
+        if not _same(child, h):
             bad.append(rid)
         h.children.remove(child)  # keep memory flat over whole games
     return bad

@@ -470,7 +470,11 @@ class Context:
             return opts[0], "forced"
         rec = self.spec.recorded.get(decision_id)
         if rec is not None and rec[0] == actor:
-            wanted = canonical(rec[1])
+            choice = rec[1]
+            for o in opts:  # the usual case: the very value recorded (same type, so 1 never matches True)
+                if type(o) is type(choice) and o == choice:
+                    return o, self.spec.sources.get(decision_id, "recorded")
+            wanted = canonical(choice)
             for o in opts:
                 if canonical(o) == wanted:
                     return o, self.spec.sources.get(decision_id, "recorded")
