@@ -112,7 +112,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
     """List the installed rulesets with their scenarios, seats and options."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for rid in ruleset_ids():
         rs = get_ruleset(rid)
         rows.append({"id": rid, "title": rs.title or rid, "scenarios": [

@@ -165,3 +165,11 @@ def test_words_of_the_treasury_collection_show_what_the_cap_takes() -> None:
                                          "gold": 0, "trade": 2, "piracy": -2, "forfeited": 3})
     assert "+2 Trade Concession" in words and "-2 Piracy" in words and "Gold" not in words
     assert words.endswith("now has 10 TP; 3 TP over the cap of 10 are lost (6.1)")
+
+
+def test_battle_json_prints_a_history_that_loads(capsys: pytest.CaptureFixture[str]) -> None:
+    from medviz.engine import History
+
+    assert main(["battle", "--attacker", "aragon:1FA", "--defender", "anjou:1L", "--seed", "2", "--json"]) == 0
+    h = History.from_json(capsys.readouterr().out)
+    assert h.scenario == "battle" and h.seed == 2 and h.outcome["winner"] in ("attacker", "defender", "none")

@@ -261,7 +261,7 @@ class DiceLabModel(traitlets.HasTraits):
         self.tree_version += 1
         self.current = child
         if any(self._id(r) == self.selected_roll for r in child.rolls()):
-            self.value = child.roll(self.selected_roll).value
+            self.value = child.value_of(self.selected_roll)
         return child
 
     def switch(self, history: History) -> None:
@@ -271,7 +271,7 @@ class DiceLabModel(traitlets.HasTraits):
         self.current = history
         ids = {self._id(r) for r in history.rolls()}
         if self.selected_roll in ids:
-            self.value = history.roll(self.selected_roll).value
+            self.value = history.value_of(self.selected_roll)
         else:
             self.selected_roll = ""
             self.value = None

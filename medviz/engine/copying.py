@@ -7,8 +7,8 @@ hand-written copy that lists each field goes stale the day someone nests a list 
 down, every dataclass is rebuilt field by field, immutable leaves are shared, and a type it does
 not know is refused (``TypeError``) rather than shared by accident.
 
-A ruleset marks its own immutable types (loaded map and game data, say) with a class attribute
-``__medviz_immutable__ = True``; they are shared between copies.
+A ruleset marks its own immutable types (loaded map and game data, say) with ``@mark_immutable``
+(or a class attribute ``__medviz_immutable__ = True``); they are shared between copies.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ T = TypeVar("T")
 #: Leaf types shared between copies (immutable; checked by exact type).
 _ATOMS: frozenset[type] = frozenset({str, int, float, bool, complex, bytes, type(None), frozenset})
 
+#: Types marked immutable with ``mark_immutable``: shared between copies.
+_IMMUTABLE: set[type] = set()
+
 #: Per class: the dataclass's field names, or None when it is not a dataclass (memoized).
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
@@ -33,6 +36,19 @@ def _fields_of(t: type) -> tuple[str, ...] | None:
         names = tuple(f.name for f in dataclasses.fields(t)) if dataclasses.is_dataclass(t) else None
         _FIELDS[t] = names
     return names
+
+
+C = TypeVar("C", bound=type)
+
+
+def mark_immutable(cls: C) -> C:
+    """Class decorator: instances are never changed by play, so copies of a state share them."""
+    _IMMUTABLE.add(cls)
+    return cls
+
+
+def _is_immutable(t: type) -> bool:
+    return t in _IMMUTABLE or bool(getattr(t, "__medviz_immutable__", False))
 
 
 def independent_copy(value: T) -> T:
@@ -59,7 +75,7 @@ def _copy(v: Any) -> Any:
         return tuple(_copy(x) for x in v)
     if t is set:
         return set(v)  # set members are hashable, so immutable here (checked in tests)
-    if getattr(t, "__medviz_immutable__", False):
+    if _is_immutable(t):
         return v
     names = _fields_of(t)
     if names is None:
@@ -89,7 +105,7 @@ def shared_mutables(a: Any, b: Any, path: str = "state") -> list[str]:
 
 def _walk_shared(a: Any, b: Any, path: str, out: list[str]) -> None:
     t = type(a)
-    if t in _ATOMS or t is FrozenDict or getattr(t, "__medviz_immutable__", False):
+    if t in _ATOMS or t is FrozenDict or _is_immutable(t):
         return
     if a is b and (t in (dict, list, set) or _fields_of(t) is not None):
         out.append(path)

@@ -135,6 +135,10 @@ class History:
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownReference(f"roll id {roll_id!r} never happens in this history{hint}")
 
+    def value_of(self, roll_id: str) -> Any:
+        """What the roll, draw or card place ``roll_id`` shows in this history."""
+        return chance_value(self.roll(roll_id), roll_id)
+
     def shuffles(self) -> list[ShuffleEvent]:
         """Every shuffled deck, in order; card ``n`` of one is addressed ``<shuffle>/<n>``."""
         return [e for e in self.events if isinstance(e, ShuffleEvent)]

@@ -61,8 +61,9 @@ def html_page(fig: go.Figure, *, config: dict[str, Any] | None = None) -> str:
     """A standalone HTML page of the figure with plotly.js inline (no CDN, works offline)."""
     import plotly.io as pio
 
-    return pio.to_html(fig, include_plotlyjs=True, full_html=True,
-                       config={"displaylogo": False, "scrollZoom": True, **(config or {})})
+    page: str = pio.to_html(fig, include_plotlyjs=True, full_html=True,
+                            config={"displaylogo": False, "scrollZoom": True, **(config or {})})
+    return page
 
 
 def write_html(fig: go.Figure, path: str | Path) -> Path:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from medviz.engine.copying import independent_copy
+from medviz.engine.copying import independent_copy, mark_immutable
 from medviz.rules.medempires.combat import BattleState
 from medviz.rules.medempires.gamedata import GameData, load_game_data
 from medviz.rules.medempires.mapdata import GameMap, load_map
@@ -77,6 +77,7 @@ def _distances(gm: Same, start: str) -> dict[str, int]:
     return dist
 
 
+@mark_immutable  # loaded map and data are never changed by play: copies of a state share them
 class DataPair(NamedTuple):
     """The map and game data one game is played with (shipped, or patched by override files)."""
 
@@ -85,9 +86,6 @@ class DataPair(NamedTuple):
     label: str = "shipped data"
     #: The override files' content as canonical JSON ("" for the shipped data): enough to rebuild it.
     key: str = ""
-
-    #: Loaded map and data are never changed by play: copies of a state share them.
-    __medviz_immutable__ = True
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle as the override content (a worker process rebuilds the pair, cached by content)."""
