@@ -31,9 +31,9 @@ _NOT_GIVEN: Any = object()
 
 def side_name(side: str) -> str:
     """``Player B (Aragon)``: a side and the powers it plays (3.0)."""
-    from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
+    from medviz.rules.medempires.game.state import PLAYER_POWERS, shipped_data
 
-    powers = [game_data().powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == side]
+    powers = [shipped_data().game_data.powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == side]
     return f"Player {side} ({' and '.join(powers)})" if powers else f"Player {side}"
 
 
@@ -68,10 +68,8 @@ def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | P
         raise MalformedInput(f"options must be a mapping of option names to values, not {type(options).__name__}")
 
     def refusal(point: DecisionPoint, choice: Any) -> MedvizError:
-        from medviz.rules.medempires.game.state import using_data
-
-        with using_data(point.state):  # the game's own map and data (override files) word the refusal
-            return HumanPlayer().refusal(point, choice)  # IllegalAction naming the rule (legality.why_illegal)
+        # IllegalAction naming the rule (legality.why_illegal), worded with the state's own map and data
+        return HumanPlayer().refusal(point, choice)
 
     return Table(RULESET, scenario, dict(options or {}), seed=seed, humans=side,
                  players={other: _policy(opponent, "opponent")}, stand_in=_policy(stand_in, "stand_in"),
@@ -127,11 +125,8 @@ class PlayModel(traitlets.HasTraits):
     @property
     def setup_year(self) -> int:
         """The year the scenario's default deployment shows (1282 for the Vespers)."""
-        from medviz.rules.medempires.game.state import game_data, using_data
-
-        with using_data(self.table.state):
-            sc = game_data().scenarios[self.table.scenario]
-            return int(sc.turn_years[0][0]) if sc.turn_years else 0
+        sc = self.table.state.data.scenarios[self.table.scenario]
+        return int(sc.turn_years[0][0]) if sc.turn_years else 0
 
     def where(self) -> str:
         """Turn and phase now, in words."""
@@ -252,7 +247,6 @@ class PlayModel(traitlets.HasTraits):
 
     def _refresh(self) -> None:
         from medviz.rules.medempires.game.describe import describe_choice
-        from medviz.rules.medempires.game.state import using_data
 
         p = self.pending
         with self.hold_trait_notifications():
@@ -260,8 +254,7 @@ class PlayModel(traitlets.HasTraits):
             if p is None:
                 self.prompt, self.labels = "", []
             else:
-                with using_data(self.table.state):
-                    self.prompt = p.prompt or p.decision.rsplit("/", 1)[-1]
-                    self.labels = [describe_choice(o) for o in p.options]
+                self.prompt = p.prompt or p.decision.rsplit("/", 1)[-1]
+                self.labels = [describe_choice(o, self.table.state.data_pair) for o in p.options]
             self.selected = 0
             self.version += 1
