@@ -88,10 +88,10 @@ def test_no_decision_in_a_log_shows_a_raw_option_id() -> None:
     from medviz.engine import RandomPolicy, play
     from medviz.engine.events import DecisionEvent
     from medviz.rules.medempires.game.players import Heuristic
-    from medviz.rules.medempires.game.state import game_data, game_map
+    from medviz.rules.medempires.game.state import shipped_data
     from medviz.rules.medempires.ruleset import RULESET
 
-    ids = {a for a in game_map().areas if "_" in a} | {p for p in game_data().powers if "_" in p}
+    ids = {a for a in shipped_data().game_map.areas if "_" in a} | {p for p in shipped_data().game_data.powers if "_" in p}
     for scenario, players in (("vespers-1282", {"A": RandomPolicy(1), "B": RandomPolicy(2)}),
                               ("standard", {"A": Heuristic(), "B": Heuristic()})):
         h = play(RULESET, scenario, {"mercenaries": True, "territorial_concessions": True}, seed=5, players=players)
@@ -119,12 +119,12 @@ def test_every_game_change_has_plain_words() -> None:
 
 def test_play_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     from medviz.cli import main
-    from medviz.rules.medempires.game.state import game_data
+    from medviz.rules.medempires.game.state import shipped_data
 
     with pytest.raises(SystemExit):
         main(["play", "vespers-1282", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for option in game_data().options:
+    for option in shipped_data().game_data.options:
         assert option in text, option
 
 

@@ -31,12 +31,8 @@ from medviz.rules.medempires.game.setup import (
     parse_options,
     read_override,
 )
-from medviz.rules.medempires.game.state import (
-    active_data,
-    game_data,
-    game_map,
-    using_data,
-)
+from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.game.state import shipped_data
 from medviz.rules.medempires.ruleset import RULESET
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +57,7 @@ def _examples(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _city_of(h: History, area: str) -> str | None:
-    with using_data(h):
-        return game_map().areas[area].city
+    return h.final_state.map.areas[area].city
 
 
 # --------------------------------------------------------------------------------------------
@@ -75,11 +70,10 @@ def test_example_files_change_the_game_from_setup_to_outcome(tmp_path: Path) -> 
     # my-counters.toml: Aragon starts the Vespers with 6 TP, not 4 (3.2 on the teacher's card)
     assert shipped.state_at(-1).tp == {"A": 7, "B": 4}
     assert mine.state_at(-1).tp == {"A": 7, "B": 6}
-    with using_data(mine):
-        assert game_data().counter_limits["aragon"]["F"] == 6
+    assert mine.final_state.data.counter_limits["aragon"]["F"] == 6
     # my-map.toml: Syracuse, on the Ionian only, is eastern Sicily's city
     assert _city_of(mine, "sicily_east") == "Syracuse" and _city_of(shipped, "sicily_east") == "Messina"
-    assert game_map().areas["sicily_east"].city == "Messina"  # outside the game: the shipped map
+    assert shipped_data().game_map.areas["sicily_east"].city == "Messina"  # outside the game: the shipped map
     assert mine.to_json() != shipped.to_json()
     assert mine.outcome["winner"] in ("A", "B")
     info = summary(mine)
@@ -128,8 +122,7 @@ def test_summary_names_cities_as_the_override_map_does(tmp_path: Path) -> None:
     about = [e for e in named.events if e.kind == "change" and area in json.dumps(e.to_dict())]
     assert about
     assert any(name in named.describe(e) for e in about)  # History.describe reads the game's own data
-    with using_data(None):
-        assert not any(name in RULESET.describe(e) for e in about)  # the bare words use the shipped names
+    assert not any(name in RULESET.describe(e) for e in about)  # the bare words use the shipped names
 
 
 def test_a_unit_cost_override_changes_what_is_recruited(tmp_path: Path) -> None:
@@ -147,8 +140,7 @@ def test_a_unit_cost_override_changes_what_is_recruited(tmp_path: Path) -> None:
 
     shipped = [_play("standard", seed=s) for s in range(3)]
     mine = [_play("standard", opts, seed=s) for s in range(3)]
-    with using_data(mine[0]):
-        assert game_data().operations.recruiting["L"] == 3.0
+    assert mine[0].final_state.data.operations.recruiting["L"] == 3.0
     assert sum(map(levies, shipped)) > 0
     assert sum(map(levies, mine)) < sum(map(levies, shipped))
 
@@ -184,7 +176,6 @@ def test_two_games_in_one_process_do_not_leak(tmp_path: Path) -> None:
     m, d = _examples(tmp_path)
     before = _play(seed=5).to_json()
     mine = _play(options=override_options(map_file=m, data_file=d), seed=5)
-    assert active_data() is None
     after = _play(seed=5)
     assert after.to_json() == before and after.final_state.data_pair is None
     # interleave: branch the override game, then read the shipped one
@@ -192,20 +183,25 @@ def test_two_games_in_one_process_do_not_leak(tmp_path: Path) -> None:
     mine.branch(roll.roll, 1 if roll.value != 1 else 2)
     assert after.state_at(-1).tp == {"A": 7, "B": 4}
     assert _play(seed=5).to_json() == before
-    # an outer using_data does not reach a game played with other data
-    with using_data(mine):
-        assert _play(seed=5).to_json() == before
-        assert game_map().areas["sicily_east"].city == "Syracuse"
-    assert game_map().areas["sicily_east"].city == "Messina"
+    assert mine.final_state.map.areas["sicily_east"].city == "Syracuse"
+    assert after.final_state.map.areas["sicily_east"].city == "Messina"
 
 
-def test_using_data_resets_on_error(tmp_path: Path) -> None:
+def test_data_travels_with_the_state_not_in_ambient_context(tmp_path: Path) -> None:
+    """Rule code reads ``state.map``/``state.data`` (DESIGN.md: data travels explicitly); nothing to switch on or off."""
     m, _ = _examples(tmp_path)
-    pair = data_for_options("vespers-1282", override_options(map_file=m))
-    with pytest.raises(RuntimeError), using_data(pair):
-        assert game_map().areas["sicily_east"].city == "Syracuse"
-        raise RuntimeError("boom")
-    assert active_data() is None and game_map().areas["sicily_east"].city == "Messina"
+    opts = override_options(map_file=m)
+    s = initial_state("vespers-1282", opts)
+    assert s.data_pair is data_for_options("vespers-1282", opts)
+    assert s.map.areas["sicily_east"].city == "Syracuse" and s.data is s.data_pair.game_data
+    plain = initial_state("vespers-1282", {})
+    assert plain.data_pair is None and plain.map is shipped_data().game_map
+    assert plain.map.areas["sicily_east"].city == "Messina"
+    from medviz.rules.medempires.game import state as state_module
+
+    ambient = ("ACTIVE_DATA", "using_data", "active_data", "game_map", "game_data")
+    assert not [n for n in ambient if hasattr(state_module, n)]
+    assert not hasattr(RULESET, "_enter") and not hasattr(RULESET, "_leave")
 
 
 def test_pairs_are_cached_by_content(tmp_path: Path) -> None:
@@ -234,8 +230,8 @@ def test_battle_scenario_keeps_the_shipped_tables(tmp_path: Path) -> None:
 
     players = {a: parse_policy("doctrine", RULESET.policies) for a in ("attacker", "defender")}
     plain = play(RULESET, "battle", opts, seed=3, players=players).to_json()
-    with using_data(data_for_options("vespers-1282", override_options(map_file=m))):
-        assert play(RULESET, "battle", opts, seed=3, players=players).to_json() == plain
+    assert data_for_options("vespers-1282", override_options(map_file=m)) is not None  # another game's data exists
+    assert play(RULESET, "battle", opts, seed=3, players=players).to_json() == plain
     with pytest.raises(MalformedInput, match="map_override"):
         play(RULESET, "battle", {**opts, **override_options(map_file=m)}, seed=3, players=players)
 
@@ -393,8 +389,7 @@ def test_views_draw_a_game_with_a_renamed_city(tmp_path: Path) -> None:
     fig = state_map(view)
     assert fig.data
     assert history_view(h, -1)["tp"]["B"] == 6  # type: ignore[index]
-    with using_data(h):
-        assert setup_view("vespers-1282")["tp"]["B"] == 6
+    assert setup_view("vespers-1282", data=h.final_state.data, game_map=h.final_state.map)["tp"]["B"] == 6
     assert setup_view("vespers-1282")["tp"]["B"] == 4
 
 

@@ -15,7 +15,7 @@ from medviz.engine.game import Task
 from medviz.rules.medempires.game.invariants import violations
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.deploy import set_up_state
-from medviz.rules.medempires.game.state import compute_control, game_map, refresh_control
+from medviz.rules.medempires.game.state import compute_control, refresh_control, shipped_data
 from medviz.rules.medempires.game.turn import judge, victory_points
 from medviz.rules.medempires.ruleset import RULESET
 
@@ -106,7 +106,7 @@ def test_6_1_a_city_under_partial_control_earns_nobody_anything() -> None:
 
 def test_golden_4_0_tie_goes_to_player_b() -> None:
     s = set_up_state("standard", {})
-    cities = [a for a in sorted(s.ctl) if game_map().areas[a].city]
+    cities = [a for a in sorted(s.ctl) if shipped_data().game_map.areas[a].city]
     for a in cities[:8]:
         s.start_ctl[a], s.ctl[a] = "B", "A"
     for a in cities[8:16]:
@@ -405,7 +405,7 @@ def test_7_2_a_recruits_go_to_a_vassal_city_only_while_its_units_occupy_it() -> 
     from medviz.rules.medempires.game.recruitment import land_places
 
     s = set_up_state("standard", {})
-    assert s.ctl["tunis"] == "tunis" and game_map().areas["tunis"].city
+    assert s.ctl["tunis"] == "tunis" and shipped_data().game_map.areas["tunis"].city
     assert "tunis" in land_places(s, "B", "aragon")
     s.units.pop("tunis")
     refresh_control(s, ("tunis",))
@@ -751,9 +751,9 @@ def test_8_1_house_rule_also_keeps_kings_killed_in_battle_dead() -> None:
 
 
 def game_data_king(king: str) -> str:
-    from medviz.rules.medempires.game.state import game_data
+    from medviz.rules.medempires.game.state import shipped_data
 
-    return game_data().kings[king].power
+    return shipped_data().game_data.kings[king].power
 
 
 def test_7_3_rebellion_in_a_conquered_home_area() -> None:
@@ -956,7 +956,7 @@ def test_11_2_cargo_beyond_the_surviving_fleets_is_lost_and_kings_drown_only_wit
 
 def test_6_1_a_side_whose_piracy_losses_exceed_its_income_gains_nothing() -> None:
     s = set_up_state("standard", {})
-    for a in [a for a, c in s.ctl.items() if c == "A" and game_map().areas[a].city]:
+    for a in [a for a, c in s.ctl.items() if c == "A" and shipped_data().game_map.areas[a].city]:
         s.ctl[a] = "partial"  # A holds no city in total control
     s.tp = {"A": 3, "B": 0}
     s.hands = {"A": {}, "B": {"piracy": 1}}

@@ -14,7 +14,7 @@ from medviz.rules.medempires.game.deploy import SETUP_PHASE, deployers, set_up_s
 from medviz.rules.medempires.game.invariants import setup_violations
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.players import Heuristic
-from medviz.rules.medempires.game.state import GameState, game_data
+from medviz.rules.medempires.game.state import GameState, shipped_data
 from medviz.rules.medempires.ruleset import RULESET
 
 def placed_by_power(s: GameState) -> dict[str, dict[str, dict[str, int]]]:
@@ -30,11 +30,11 @@ def placed_by_power(s: GameState) -> dict[str, dict[str, dict[str, int]]]:
 def test_heuristic_set_up_is_the_default_deployment() -> None:
     for scenario in ("standard", "vespers-1282"):
         s = set_up_state(scenario)
-        dep = game_data().deployments[scenario]
+        dep = shipped_data().game_data.deployments[scenario]
         want: dict[str, dict[str, dict[str, int]]] = {}
         for power, code, where in dep.placements():
             if code == "K":
-                king = game_data().starting_king(power)
+                king = shipped_data().game_data.starting_king(power)
                 assert king is not None and s.kings[king.id] == where
                 continue
             assert where is not None
@@ -57,13 +57,13 @@ def test_random_set_ups_keep_every_set_up_rule(scenario: str) -> None:
 
 
 def test_the_rules_name_who_deploys_each_power() -> None:
-    who = dict(deployers("standard"))
+    who = dict(deployers("standard", shipped_data().game_data))
     assert who["anjou"] == who["france"] == "A" and who["aragon"] == "B"  # 3.1, 3.2
     assert who["pisa"] == who["castile"] == who["papal_states"] == "A"  # 3.3.1
     assert who["genoa"] == who["venice"] == who["england"] == who["sicily"] == "B"
-    either = [p for p, st in game_data().setup.items() if st.deployed_by == "either"]
+    either = [p for p, st in shipped_data().game_data.setup.items() if st.deployed_by == "either"]
     assert [who[p] for p in either] == ["A", "B"] * (len(either) // 2) + ["A"] * (len(either) % 2)
-    order = [p for p, _ in deployers("standard")]
+    order = [p for p, _ in deployers("standard", shipped_data().game_data)]
     assert order.index("anjou") < order.index("aragon") < order.index("genoa")  # A first, then B, then neutrals
 
     h = play(RULESET, "standard", {}, seed=3, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
@@ -109,7 +109,7 @@ def test_illegal_set_up_choices_are_refused_with_the_rule(choices: dict[str, Any
 def test_a_chosen_set_up_is_kept_when_a_later_die_is_branched() -> None:
     choices = {"setup/anjou/king": "naples"}
     h = play(RULESET, "vespers-1282", {}, seed=5, players={"A": HumanPlayer(choices, Heuristic()), "B": Heuristic()})
-    king = game_data().starting_king("anjou")
+    king = shipped_data().game_data.starting_king("anjou")
     assert king is not None
     done = next(e.seq for e in h.events if isinstance(e, ChangeEvent) and e.change == "setup-done")
     assert h.state_at(done).kings[king.id] == "naples"

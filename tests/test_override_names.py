@@ -20,7 +20,7 @@ from medviz.engine.errors import MalformedInput
 from medviz.engine.events import ChangeEvent
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.game.setup import override_options
-from medviz.rules.medempires.game.state import game_map, using_data
+from medviz.rules.medempires.game.state import shipped_data
 from medviz.rules.medempires.ruleset import RULESET
 from medviz.rules.medempires.view import history_view, power_view, setup_view
 from medviz.viz.palette import blend
@@ -90,9 +90,8 @@ def _strings(obj: Any) -> Iterator[str]:
 
 def _area_names() -> list[str]:
     """The names of the map's areas and cities ("Upper Aragon" keeps its name when the power is renamed)."""
-    with using_data(None):
-        m = game_map()
-        return sorted({n for a in m.areas.values() for n in (a.name, a.city) if n}, key=len, reverse=True)
+    m = shipped_data().game_map
+    return sorted({n for a in m.areas.values() for n in (a.name, a.city) if n}, key=len, reverse=True)
 
 
 def _old_name_outside_area_names(texts: Iterator[str]) -> list[str]:
@@ -124,8 +123,7 @@ def test_views_carry_the_powers_of_the_games_own_data(renamed: History, shipped:
     json.dumps(view)  # still plain JSON data
     # Every view of one game shares one powers dict (made once per game data, not per step) ...
     assert history_view(renamed, 3)["powers"] is view["powers"]  # type: ignore[index]
-    with using_data(renamed):
-        assert setup_view("vespers-1282")["powers"] is view["powers"]
+    assert setup_view("vespers-1282", data=renamed.final_state.data)["powers"] is view["powers"]
     # ... and a shipped game's views carry the shipped powers.
     plain = history_view(shipped, len(shipped) - 1)
     assert plain is not None and plain["powers"]["aragon"]["name"] == "Aragon"
@@ -249,8 +247,7 @@ def test_a_one_battle_game_keeps_the_shipped_names_even_inside_an_override_game(
     losses = [e for e in h.events
               if isinstance(e, ChangeEvent) and e.change == "battle-eliminate" and e.data["power"] == "aragon"]
     assert losses
-    with using_data(renamed):
-        words = [h.describe(e) for e in losses]
+    words = [h.describe(e) for e in losses]
     assert all("Aragon" in w and NEW_NAME not in w for w in words), words
 
 
@@ -306,7 +303,6 @@ def test_the_example_file_renames_aragon_from_play_to_export(tmp_path: Path,
     assert main(["export", str(game), "--html", str(page)]) == 0
     capsys.readouterr()
     h = History.load(game)
-    with using_data(h):
-        assert power_view()["aragon"]["name"] == NEW_NAME
+    assert power_view(h.final_state.data)["aragon"]["name"] == NEW_NAME
     text = page.read_text(encoding="utf-8")
     assert f"Player B: {NEW_NAME}" in text and NEW_COLOUR in text and "Player B: Aragon" not in text

@@ -20,10 +20,8 @@ from medviz.rules.medempires.game.players import (
     SICILIAN_REALM,
     Heuristic,
     Historical,
-    _cost,
-    sea_distances,
 )
-from medviz.rules.medempires.game.state import game_map, other_side
+from medviz.rules.medempires.game.state import cost, other_side, sea_distances, shipped_data
 from medviz.rules.medempires.ruleset import RULESET
 
 PLAYERS = {"heuristic": Heuristic, "historical": Historical}
@@ -94,7 +92,7 @@ def test_no_unit_is_embarked_and_put_straight_back_ashore(games: dict[tuple[str,
 
 def test_land_forces_do_not_pace_between_two_areas(games: dict[tuple[str, str, int], History]) -> None:
     """No land force goes A -> B -> A -> B within one activation."""
-    m = game_map().areas
+    m = shipped_data().game_map.areas
     pacing = []
     for k, h in games.items():
         for prefix, cs in _actions(h).items():
@@ -123,7 +121,7 @@ def test_fleets_never_put_troops_ashore_in_a_neutral_land(games: dict[tuple[str,
 def test_heuristic_aragon_goes_for_sicily_or_malta_in_the_vespers(
         games: dict[tuple[str, str, int], History]) -> None:
     """Aragon's victory lies in Sicily and Malta (13.0): it sails or lands toward them in most games."""
-    m = game_map().areas
+    m = shipped_data().game_map.areas
     seas = {x for a in SICILIAN_REALM for x in m[a].coasts}
 
     def toward(choice: str) -> bool:
@@ -138,7 +136,7 @@ def test_heuristic_aragon_goes_for_sicily_or_malta_in_the_vespers(
 
 def _fleet_about_to_load(h: History) -> tuple[Any, str, list[Any], tuple[str, int, str], int]:
     """(state, side, options, plan, seas to go) at the first fleet step planning a landing one sea away."""
-    m = game_map().areas
+    m = shipped_data().game_map.areas
     p = Heuristic()
     for d in h.decisions():
         if "/action-" not in d.decision or not str(d.choice).startswith("embark:"):
@@ -147,7 +145,7 @@ def _fleet_about_to_load(h: History) -> tuple[Any, str, list[Any], tuple[str, in
         plan = p._landing_plan(s, side, s.force, opts, p._naval_targets(s, side, p._targets(s, side)))
         if plan is None or s.ctl.get(plan[0]) != other_side(side):
             continue
-        dd = min(sea_distances(s.force.area).get(x, 99) for x in m[plan[0]].coasts)
+        dd = min(sea_distances(s.map, s.force.area).get(x, 99) for x in m[plan[0]].coasts)
         if dd == 1:
             return s, side, opts, plan, dd
     raise AssertionError("no fleet one sea from its landing in this game")
@@ -158,7 +156,7 @@ def test_reach_counts_op_costs_and_plague_doubles_them(games: dict[tuple[str, st
     s, side, opts, (target, _, _), dd = _fleet_about_to_load(games[("standard", "heuristic", 0)])
     p = Heuristic()
     tg = p._naval_targets(s, side, p._targets(s, side))
-    s.force.ops = dd * _cost(s, "naval_move") + _cost(s, "amphibious_landing")
+    s.force.ops = dd * cost(s, "naval_move") + cost(s, "amphibious_landing")
     plan = p._landing_plan(s, side, s.force, opts, tg)
     assert plan is not None and plan[0] == target, plan
     s.plague = True

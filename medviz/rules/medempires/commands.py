@@ -226,22 +226,13 @@ def summary(h: Any) -> dict[str, Any]:
 
     Names come from the map and data the game was played with (its override files, if any).
     """
-    from medviz.rules.medempires.game.state import using_data
-
-    with using_data(h):
-        return _summary(h)
-
-
-def _summary(h: Any) -> dict[str, Any]:
-    from medviz.rules.medempires.game.state import game_data, game_map
-
     s = h.final_state
-    m = game_map().areas
+    m = s.map.areas
     changed = []
     for a in sorted(s.ctl):
         if m[a].city and s.start_ctl.get(a) != s.ctl.get(a):
             changed.append({"area": a, "city": m[a].city, "from": s.start_ctl.get(a), "to": s.ctl.get(a)})
-    kings = [{"turn": k["turn"], "king": game_data().kings[k["king"]].name, "cause": k["cause"]}
+    kings = [{"turn": k["turn"], "king": s.data.kings[k["king"]].name, "cause": k["cause"]}
              for k in s.chronicle["kings_died"]]
     return {
         "scenario": h.scenario, "seed": h.seed, "outcome": h.outcome,
@@ -256,25 +247,21 @@ def _summary(h: Any) -> dict[str, Any]:
     }
 
 
-def _area_name(area: str) -> str:
-    """An area id as its name in the active game's map."""
-    from medviz.rules.medempires.game.state import game_map
-
-    a = game_map().areas.get(area)
+def _area_name(pair: Any, area: str) -> str:
+    """An area id as its name in the map of ``pair`` (a ``DataPair``)."""
+    a = pair.game_map.areas.get(area)
     return a.name if a else area
 
 
-def _holder_name(holder: str | None) -> str:
-    """Who holds an area, in words: a player, both (partial), a neutral or vassal power, or nobody."""
-    from medviz.rules.medempires.game.state import game_data
-
+def _holder_name(pair: Any, holder: str | None) -> str:
+    """Who holds an area, in words (names from ``pair``): a player, both (partial), a neutral or vassal power, or nobody."""
     if holder is None:
         return "nobody"
     if holder in ("A", "B"):
         return f"Player {holder}"
     if holder == "partial":
         return "both sides (partial control)"
-    p = game_data().powers.get(holder)
+    p = pair.game_data.powers.get(holder)
     return p.name if p else holder
 
 
@@ -320,12 +307,12 @@ def summary_lines(h: Any, info: dict[str, Any]) -> list[str]:
     out += [f"Winner: {names[o['winner']]}", f"Why: {o['reason']}", f"VP: A {o['vp']['A']}, B {o['vp']['B']}"]
     if info["cities_changed_hands"]:
         out.append("Cities that changed hands:")
-        from medviz.rules.medempires.game.state import using_data
+        from medviz.rules.medempires.game.state import pair_of
 
-        with using_data(h):  # the game's own names (override files)
-            for c in info["cities_changed_hands"]:
-                out.append(f"  {c['city']} ({_area_name(c['area'])}): {_holder_name(c['from'])} -> "
-                           f"{_holder_name(c['to'])}")
+        pair = pair_of(h)  # the game's own names (override files)
+        for c in info["cities_changed_hands"]:
+            out.append(f"  {c['city']} ({_area_name(pair, c['area'])}): {_holder_name(pair, c['from'])} -> "
+                       f"{_holder_name(pair, c['to'])}")
     else:
         out.append("Cities that changed hands: none")
     by_kind = {"land": 0, "sea": 0}

@@ -21,8 +21,8 @@ from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.players import PLAYERS
-from medviz.rules.medempires.game.setup import data_for_options
-from medviz.rules.medempires.game.state import ACTIVE_DATA, GameState, game_data, using_data
+from medviz.rules.medempires.game.datapair import DataPair, shipped_data
+from medviz.rules.medempires.game.state import GameState
 from medviz.rules.medempires.odds import Doctrine
 from medviz.rules.medempires.one_battle import BATTLE_OPTIONS, BattleGame, new_battle, power_ids
 
@@ -32,8 +32,8 @@ __all__ = ["RULESET", "BattleGame", "MedEmpires", "describe", "new_battle", "pow
 # --------------------------------------------------------------------------------------------
 # Plain words
 # --------------------------------------------------------------------------------------------
-def describe(event: Event) -> str:
-    """One event in plain words (for logs, notebooks and exported replays)."""
+def describe(event: Event, pair: DataPair | None = None) -> str:
+    """One event in plain words (for logs, notebooks and exported replays), named by ``pair`` else the shipped data."""
     who = event.actor or ""
     if who in ("A", "B"):
         who = f"Player {who}"
@@ -50,13 +50,13 @@ def describe(event: Event) -> str:
         mark = f" (changed from {event.natural})" if event.overridden else ""
         from medviz.rules.medempires.game.describe import drawn_words
 
-        return f"{who} draws {drawn_words(event.value)}{mark} — {event.purpose or event.draw}"
+        return f"{who} draws {drawn_words(event.value, pair)}{mark} — {event.purpose or event.draw}"
     if isinstance(event, DecisionEvent):
         how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
         question = (event.prompt or event.decision.rsplit("/", 1)[-1]).rstrip("?")
         from medviz.rules.medempires.game.describe import describe_choice
 
-        choice = describe_choice(event.choice)
+        choice = describe_choice(event.choice, pair)
         return f"{who} — {question}: {choice}{how}"
     if isinstance(event, ChangeEvent):
         d = event.data
@@ -64,14 +64,14 @@ def describe(event: Event) -> str:
         if c == "battle-eliminate":
             from medviz.rules.medempires.game.describe import unit_name
 
-            return f"{d['side']} loses one {_power_name(d['power'])} {unit_name(str(d['unit']))}"
+            return f"{d['side']} loses one {_power_name(d['power'], pair)} {unit_name(str(d['unit']))}"
         if c == "battle-result":
             return (f"{d['roller']} rolls {d['roll']}{d['drm']:+d} = {d['modified']} on the {d['table']} table, "
                     f"column {d['column']}: {d['result']}")
         if c == "battle-marker-spent":
             return f"{d['side']} expends {combat.MARKER_NAMES.get(d['marker'], d['marker'])} ({d['use']})"
         if c == "battle-king-killed":
-            return f"the {_power_name(d['power'])} King with the {d['side']} is killed (8.1)"
+            return f"the {_power_name(d['power'], pair)} King with the {d['side']} is killed (8.1)"
         if c == "battle-avoided":
             return "the defender avoids combat (10.3.1)"
         if c == "battle-raiders-only":
@@ -84,7 +84,7 @@ def describe(event: Event) -> str:
             return c.replace("battle-", "").replace("-", " ")
         from medviz.rules.medempires.game.describe import describe_change
 
-        text = describe_change(c, d)
+        text = describe_change(c, d, pair)
         return text if text is not None else f"{c}: {dict(d)}"
     if isinstance(event, ReportEvent):
         d = event.data
@@ -96,7 +96,7 @@ def describe(event: Event) -> str:
             return f"combat declared: {d['attacker']} attacking unit(s) against {d['defender']}"
         from medviz.rules.medempires.game.describe import describe_report
 
-        text = describe_report(event.report, event.actor, d)
+        text = describe_report(event.report, event.actor, d, pair)
         if text is not None:
             return text
         if event.report == "stratagem-earned":
@@ -105,9 +105,8 @@ def describe(event: Event) -> str:
     return repr(event)
 
 
-def _power_name(power: str) -> str:
-    """A power's name in the active game's data (override files, ``using_data``), else the shipped one."""
-    pair = ACTIVE_DATA.get()
+def _power_name(power: str, pair: DataPair | None) -> str:
+    """A power's name in ``pair`` (a game's override files), else the shipped one."""
     names = _power_names() if pair is None or not pair.key else _override_power_names(pair.key, pair)
     return names.get(power, power)
 
@@ -121,7 +120,7 @@ def _power_names() -> dict[str, str]:
 _OVERRIDE_NAMES: dict[str, dict[str, str]] = {}
 
 
-def _override_power_names(key: str, pair: Any) -> dict[str, str]:
+def _override_power_names(key: str, pair: DataPair) -> dict[str, str]:
     """The powers' names of an override game, by the data pair's content key (made once per pair)."""
     names = _OVERRIDE_NAMES.get(key)
     if names is None:
@@ -154,14 +153,13 @@ class MedEmpires(DefinedRuleset):
         if scenario == "battle":
             return {name: None for name in BATTLE_OPTIONS}
         self.definition.scenario(scenario)  # an unknown scenario is refused
-        return {o.id: o.default for o in game_data().options.values()}
+        return {o.id: o.default for o in shipped_data().game_data.options.values()}
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         """``IllegalAction`` naming the rule that forbids ``choice`` here (legality.why_illegal)."""
         if not isinstance(point.state, GameState):  # a one-battle game: no whole-game rules to cite
             return super().refusal(point, choice)
-        with using_data(point.state):  # the game's own map and data (override files) word the refusal
-            return HumanPlayer().refusal(point, choice)
+        return HumanPlayer().refusal(point, choice)  # worded with the state's own map and data
 
     command_module = "medviz.rules.medempires.commands"
 
@@ -207,74 +205,15 @@ class MedEmpires(DefinedRuleset):
         """Ruleset-specific players by spec name."""
         return {"doctrine": lambda arg="": Doctrine.from_spec(arg), **PLAYERS}
 
-    # A whole game's state carries the map and data it is played with (user override files,
-    # ``data_pair``); every call below runs with that data active, a battle-only state with
-    # the shipped data. The active data is switched only when it differs (one identity test).
-    # (Caches derived from the data must be keyed by it: see players.py ``_Same``.)
-    @staticmethod
-    def _enter(state: Any) -> Any:
-        """Activate ``state``'s data; a token to pass to ``_leave`` (None: nothing was changed)."""
-        pair = getattr(state, "data_pair", None)
-        if ACTIVE_DATA.get() is pair:
-            return None
-        return ACTIVE_DATA.set(pair)
-
-    @staticmethod
-    def _leave(token: Any) -> None:
-        if token is not None:
-            ACTIVE_DATA.reset(token)
-
-    def setup(self, scenario: str, options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        sc = self.definition.scenario(scenario)
-        if isinstance(options, Mapping) and any(k in options for k in ("map_override", "data_override")) \
-                and scenario != "battle":
-            pair = data_for_options(scenario, options)  # the options' override files (cached by content)
-        else:
-            pair = None
-        token = ACTIVE_DATA.set(pair)
-        try:
-            return sc.setup(options)
-        finally:
-            ACTIVE_DATA.reset(token)
-
-    def run_task(self, task: Task, state: Any, ctx: Context) -> None:
-        token = self._enter(state)
-        try:
-            self.definition.run_task(task, state, ctx)
-        finally:
-            if token is not None:
-                ACTIVE_DATA.reset(token)
-
-    def apply(self, state: Any, event: ChangeEvent) -> None:
-        token = self._enter(state)
-        try:
-            self.definition.apply(state, event)
-        finally:
-            if token is not None:
-                ACTIVE_DATA.reset(token)
-
-    def outcome(self, state: Any) -> dict[str, Any]:
-        token = self._enter(state)
-        try:
-            return super().outcome(state)
-        finally:
-            self._leave(token)
-
     def describe(self, event: Event) -> str:
         return describe(event)
 
     def describe_in(self, state: Any, event: Event) -> str:
-        """``describe`` with the game's own map and data active (override files, see setup.py).
+        """``describe`` with the names of the game's own map and data (``state.data_pair``, override files).
 
         A one-battle game always plays with the shipped data, so its words use the shipped names.
         """
-        if not isinstance(state, GameState):
-            if ACTIVE_DATA.get() is None:
-                return describe(event)
-            with using_data(None):
-                return describe(event)
-        with using_data(state):
-            return describe(event)
+        return describe(event, state.data_pair if isinstance(state, GameState) else None)
 
     # -- words and the map for the apps and pages (view.py, portrayal.py) -------------------------
     def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:
@@ -293,8 +232,8 @@ class MedEmpires(DefinedRuleset):
             return super().seat_title(seat, scenario, state)
         from medviz.rules.medempires.game.state import PLAYER_POWERS
 
-        with using_data(state):
-            powers = [game_data().powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == seat]
+        data = state.data if isinstance(state, GameState) else shipped_data().game_data
+        powers = [data.powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == seat]
         return f"Player {seat} ({' and '.join(powers)})" if powers else f"Player {seat}"
 
     def describe_option(self, point: DecisionPoint, option: Any) -> str:
@@ -303,8 +242,7 @@ class MedEmpires(DefinedRuleset):
 
         if not isinstance(point.state, GameState):
             return super().describe_option(point, option)
-        with using_data(point.state):
-            return describe_choice(option)
+        return describe_choice(option, point.state.data_pair)
 
     def table_scenarios(self) -> tuple[str, ...]:
         """The whole-game scenarios (a one-battle game is played by the dice lab, not at a table)."""
@@ -316,9 +254,8 @@ class MedEmpires(DefinedRuleset):
 
         if point.phase != SETUP_PHASE or not isinstance(point.state, GameState):
             return None
-        with using_data(point.state):
-            sc = game_data().scenarios[point.state.scenario]
-            year = int(sc.turn_years[0][0]) if sc.turn_years else 0
+        sc = point.state.data.scenarios[point.state.scenario]
+        year = int(sc.turn_years[0][0]) if sc.turn_years else 0
         return f"set up as in {year}"
 
     def view_at(self, history: Any, seq: int) -> Any:

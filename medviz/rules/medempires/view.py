@@ -53,12 +53,12 @@ def empty_view(title: str = "") -> dict[str, Any]:
 def power_view(data: GameData | None = None) -> dict[str, dict[str, Any]]:
     """The ``powers`` of a view: each power's name, display colours and areas (2.2.2), in data order.
 
-    ``data`` defaults to the active game's (``using_data``), else the shipped data. One dict per
+    ``data`` defaults to the shipped data (a game's own is ``state.data``). One dict per
     game data, made once and shared by every view of that data: do not change it.
     """
     from medviz.rules.medempires.game import state as _state
 
-    return _power_view(_state.Same(data if data is not None else _state.game_data()))
+    return _power_view(_state.Same(data if data is not None else _state.shipped_data().game_data))
 
 
 @lru_cache(maxsize=8)
@@ -85,12 +85,12 @@ def setup_view(scenario: str = "vespers-1282", data: GameData | None = None,
                game_map: GameMap | None = None) -> dict[str, Any]:
     """The view of a scenario at set-up, from the default deployment (3.1–3.3).
 
-    ``data``/``game_map`` default to the active game's (``using_data``), else the shipped ones.
+    ``data``/``game_map`` default to the shipped ones (a game's own are ``state.data``/``state.map``).
     """
     from medviz.rules.medempires.game import state as _state
 
-    data = data or _state.game_data()
-    game_map = game_map or _state.game_map()
+    data = data or _state.shipped_data().game_data
+    game_map = game_map or _state.shipped_data().game_map
     sc = data.scenarios[scenario]
     dep = data.deployments[scenario]
     status = _status_at_start(data)
@@ -146,18 +146,15 @@ def state_view(state: Any, overlays: list[dict[str, Any]] | None = None, *,
     carries the new phase before the state's own phase change follows it). The view reads the
     map and data the game is played with (its override files, if any).
     """
-    from medviz.rules.medempires.game.state import using_data
-
-    with using_data(state):
-        return _state_view(state, overlays, turn, phase)
+    return _state_view(state, overlays, turn, phase)
 
 
 def _state_view(state: Any, overlays: list[dict[str, Any]] | None, turn: int | None,
                 phase: str | None) -> dict[str, Any]:
-    from medviz.rules.medempires.game.state import PLAYER_POWERS, game_data
+    from medviz.rules.medempires.game.state import PLAYER_POWERS
     from medviz.rules.medempires.game.turn import victory_points
 
-    data = game_data()
+    data = state.data
     sc = data.scenarios[state.scenario]
     v = empty_view()
     turn = turn if turn is not None else state.turn

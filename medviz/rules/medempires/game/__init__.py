@@ -14,7 +14,7 @@ from medviz.engine.events import ChangeEvent
 from medviz.rules.medempires import combat
 from medviz.rules.medempires.game import battles, deploy, operations, politics, recruitment, turn
 from medviz.rules.medempires.game.changes import GAME_REDUCERS, battle_change
-from medviz.rules.medempires.game.setup import setup
+from medviz.rules.medempires.game.deploy import setup
 from medviz.rules.medempires.game.state import GameState
 from medviz.rules.medempires.game.turn import judge
 from medviz.rules.medempires.one_battle import BATTLE_CHANGES

@@ -17,8 +17,6 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     GameState,
     Key,
-    game_data,
-    game_map,
     other_side,
 )
 
@@ -34,7 +32,7 @@ def battle_markers(state: GameState, side: str) -> dict[str, int]:
 
 def best_king(state: GameState, kings: list[str]) -> str | None:
     """The King with the highest military value among ``kings`` (one King counts per side)."""
-    data = game_data()
+    data = state.data
     if not kings:
         return None
     return sorted(kings, key=lambda k: (-data.kings[k].military, k))[0]
@@ -45,13 +43,13 @@ def open_battle(state: GameState, ctx: Context, prefix: str, area: str, attacker
                 attacker_kings: list[str], defender_kings: list[str], force_side: str | None,
                 interception: bool, ops: int = 0, then: tuple[Task, ...] = ()) -> None:
     """Record a battle opening and schedule it, then ``then`` (interceptions skip avoid and initiative, rulings C)."""
-    kind = game_map().areas[area].kind
+    kind = state.map.areas[area].kind
     players = {"attacker": attacker, "defender": other_side(attacker)}
     kings = {"attacker": best_king(state, attacker_kings) if kind == "land" else None,
              "defender": best_king(state, defender_kings) if kind == "land" else None}
-    data = game_data()
+    data = state.data
     ctx.change("battle-opened", actor=attacker, prefix=prefix, area=area, kind=kind,
-               city=bool(game_map().areas[area].city) and kind == "land",
+               city=bool(state.map.areas[area].city) and kind == "land",
                attacker=_units_list(attacker_units), defender=_units_list(defender_units),
                kings=kings, king_values={s: data.kings[k].military if k else 0 for s, k in kings.items()},
                players=players, markers={s: battle_markers(state, p) for s, p in players.items()},
@@ -69,7 +67,7 @@ def build_battle(state: GameState, d: Mapping[str, Any]) -> BattleState:
     for s in ("attacker", "defender"):
         units = {(p, c): int(n) for p, c, n in d[s]}
         king_id = d["kings"].get(s)
-        king = (game_data().kings[king_id].power, int(d["king_values"][s])) if king_id else None
+        king = (state.data.kings[king_id].power, int(d["king_values"][s])) if king_id else None
         sides[s] = Side(d["players"][s], units, king, dict(d["markers"][s]))
     b = BattleState(d["prefix"], d["kind"], bool(d["city"]), sides, ops=int(d["ops"]),
                     may_avoid=bool(d["may_avoid"]))
@@ -132,20 +130,20 @@ def settle_cargo(state: GameState, ctx: Context, prefix: str) -> None:
         carried -= 1
     if f.count() == 0:
         for k in list(f.cargo_kings):
-            ctx.change("king-died", actor=f.side, king=k, power=game_data().kings[k].power, cause="lost at sea")
+            ctx.change("king-died", actor=f.side, king=k, power=state.data.kings[k].power, cause="lost at sea")
 
 
 def bury_lonely_kings(state: GameState, ctx: Context, area: str) -> None:
     """A King whose side has no land unit left in his area dies (8.1 case 1)."""
-    if game_map().areas[area].kind != "land":
+    if state.map.areas[area].kind != "land":
         return
     carried = set(state.force.cargo_kings) if state.force else set()
     for k, where in sorted(state.kings.items()):
         if where != area or k in carried:
             continue
-        side = PLAYER_POWERS[game_data().kings[k].power]
+        side = PLAYER_POWERS[state.data.kings[k].power]
         if not state.has_side_units(area, side):
-            ctx.change("king-died", actor=side, king=k, power=game_data().kings[k].power, cause="battle")
+            ctx.change("king-died", actor=side, king=k, power=state.data.kings[k].power, cause="battle")
 
 
 def check_pope(state: GameState, ctx: Context) -> None:

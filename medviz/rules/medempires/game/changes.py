@@ -16,7 +16,6 @@ from medviz.rules.medempires.game.state import (
     Force,
     GameState,
     Key,
-    game_map,
     refresh_control,
 )
 
@@ -458,6 +457,6 @@ def apply_game_change(state: GameState, event: ChangeEvent) -> None:
     GAME_REDUCERS[event.change](state, event.data)
 
 
-def land_or_sea(area: str) -> str:
+def land_or_sea(state: GameState, area: str) -> str:
     """``land`` or ``sea``."""
-    return game_map().areas[area].kind
+    return state.map.areas[area].kind

@@ -19,18 +19,19 @@ from typing import Any
 from medviz.engine.game import Context, GameSpec, Snapshot, Task, run
 from medviz.engine.policy import Policy
 from medviz.engine.registry import get_ruleset
-from medviz.rules.medempires.gamedata import LAND_CODES, SetupEntry
-from medviz.rules.medempires.game.state import GameState, game_data, game_map
+from medviz.rules.medempires.game.setup import initial_state
+from medviz.rules.medempires.gamedata import LAND_CODES, GameData, SetupEntry
+from medviz.rules.medempires.game.state import GameState
 
 #: The phase every set-up event belongs to (before game turn 1).
 SETUP_PHASE = "set-up"
 
 
-def deployers(scenario: str) -> list[tuple[str, str]]:
+def deployers(scenario: str, data: GameData) -> list[tuple[str, str]]:
     """(power, side that deploys it) in set-up order; 'either' powers alternate, A first (ruling C)."""
     out: list[tuple[str, str]] = []
     either = 0
-    for power, st in game_data().setup.items():
+    for power, st in data.setup.items():
         by = st.deployed_by
         if by == "either":
             by = "A" if either % 2 == 0 else "B"
@@ -39,10 +40,10 @@ def deployers(scenario: str) -> list[tuple[str, str]]:
     return out
 
 
-def setup_tasks(scenario: str) -> list[Task]:
+def setup_tasks(scenario: str, data: GameData) -> list[Task]:
     """The set-up agenda: one task per power, then the task that closes the set-up."""
     tasks = [Task.of("game.setup", checkpoint=True)]
-    tasks += [Task.of("game.deploy", power=p, side=s) for p, s in deployers(scenario)]
+    tasks += [Task.of("game.deploy", power=p, side=s) for p, s in deployers(scenario, data)]
     tasks.append(Task.of("game.setup-done"))
     return tasks
 
@@ -77,15 +78,15 @@ def king_options(state: GameState, st: SetupEntry) -> list[str]:
             if any(n > 0 and p == st.power and c in LAND_CODES for (p, c), n in state.units.get(a, {}).items())]
 
 
-def fleet_options(st: SetupEntry) -> list[str]:
+def fleet_options(state: GameState, st: SetupEntry) -> list[str]:
     """Sea areas adjacent to one of the set-up fleet coasts (3.1; neutrals: their home, ruling C)."""
-    m = game_map().areas
+    m = state.map.areas
     return sorted({sea for a in st.fleet_coasts for sea in m[a].coasts})
 
 
 def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
     """``side`` places every starting counter of ``power`` (3.1, 3.2, 3.3.1)."""
-    data = game_data()
+    data = state.data
     st = data.setup[power]
     name = data.powers[power].name
     rule = setup_rule(st)
@@ -103,7 +104,7 @@ def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
             area = ctx.decide(f"setup/{power}/king", side, king_options(state, st),
                               prompt=f"Where does {king.name} start? (3.0: with a land unit)")
             ctx.change("king-placed", actor=side, king=king.id, power=power, area=area, setup=True)
-    seas = fleet_options(st)
+    seas = fleet_options(state, st)
     for n in range(1, st.units.get("F", 0) + 1):
         sea = ctx.decide(f"setup/{power}/F-{n}", side, seas, prompt=f"Which sea does this {name} fleet start in? ({rule})")
         ctx.change("unit-placed", actor=side, power=power, unit="F", area=sea, setup=True)
@@ -118,11 +119,16 @@ def set_up_state(scenario: str, options: Mapping[str, Any] | None = None,
                  players: Mapping[str, Policy] | None = None) -> GameState:
     """The state once every counter is placed: by the default deployment unless ``players`` say otherwise."""
     from medviz.rules.medempires.game.players import Heuristic
-    from medviz.rules.medempires.game.setup import initial_state
 
     opts = dict(options or {})
     state = initial_state(scenario, opts)
     who: Mapping[str, Policy] = {"A": Heuristic(), "B": Heuristic(), **(players or {})}
     spec = GameSpec(get_ruleset("medempires"), scenario, opts, 0, who)
-    tasks = setup_tasks(scenario)
+    tasks = setup_tasks(scenario, state.data)
     return run(spec, Snapshot(0, state, tuple(reversed(tasks)), None, None)).state  # type: ignore[no-any-return]
+
+
+def setup(scenario: str, options: Mapping[str, Any]) -> tuple[GameState, list[Task]]:
+    """Initial state and agenda: the set-up (3.x), then the first game turn."""
+    state = initial_state(scenario, options)
+    return state, [*setup_tasks(scenario, state.data), Task.of("game.turn", checkpoint=True, turn=1)]

@@ -11,14 +11,14 @@ from medviz.rules.medempires.game.deploy import setup_rule
 from medviz.rules.medempires.game.redistribution import stack_limit
 from medviz.rules.medempires.game.setup import initial_state
 from medviz.rules.medempires.gamedata import LAND_CODES
-from medviz.rules.medempires.game.state import SIDES, GameState, compute_control, game_data, game_map, using_data
+from medviz.rules.medempires.game.state import SIDES, GameState, compute_control
 
 
 def violations(s: GameState, *, stacking: bool = False) -> list[str]:
     """Every broken invariant of ``s`` (empty when sound)."""
     out: list[str] = []
-    m = game_map().areas
-    data = game_data()
+    m = s.map.areas
+    data = s.data
     for side in SIDES:
         if not 0 <= s.tp[side] <= data.operations.treasury["tp_cap"]:
             out.append(f"6.1: {side} has {s.tp[side]} TP")
@@ -61,14 +61,14 @@ def violations(s: GameState, *, stacking: bool = False) -> list[str]:
             for a in m:
                 mine = sum(n for (p, _), n in s.units.get(a, {}).items() if s.side_of(p) == side)
                 total = s.ctl.get(a) == side if m[a].kind == "land" else False
-                if total and mine > stack_limit(a):
-                    out.append(f"5.2: {side} has {mine} units in {a} after redistribution (limit {stack_limit(a)})")
+                if total and mine > stack_limit(s, a):
+                    out.append(f"5.2: {side} has {mine} units in {a} after redistribution (limit {stack_limit(s, a)})")
     return out
 
 
 def setup_violations(s: GameState) -> list[str]:
     """Every broken set-up rule (3.0-3.3.1) of a state whose set-up is complete (empty when sound)."""
-    data, m = game_data(), game_map().areas
+    data, m = s.data, s.map.areas
     land = LAND_CODES
     out: list[str] = []
     where: dict[str, dict[str, dict[str, int]]] = {}
@@ -104,12 +104,10 @@ def setup_violations(s: GameState) -> list[str]:
 def replay_states(scenario: str, options: dict[str, Any], events: Any) -> Iterator[tuple[Any, GameState]]:
     """Yield (event, state after it) by folding the change events from set-up, like ``state_at``.
 
-    The game's own map and data (override files) stay active until the generator is exhausted or
-    closed, so checks run on each yielded state read the same data as the game did.
+    The state carries the game's own map and data (override files), so checks run on each
+    yielded state read the same data as the game did.
     """
-    s = initial_state(scenario, options)
-    with using_data(s):  # a game with override files folds with its own map and data
-        yield from _fold(s, events)
+    yield from _fold(initial_state(scenario, options), events)
 
 
 def _fold(s: GameState, events: Any) -> Iterator[tuple[Any, GameState]]:

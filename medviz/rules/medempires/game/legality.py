@@ -11,20 +11,20 @@ from typing import Any
 
 from medviz.engine.errors import IllegalAction, MedvizError
 from medviz.engine.policy import DecisionPoint, ScriptedPolicy
-from medviz.rules.medempires.game.state import GameState, friendly_port_seas, game_map
+from medviz.rules.medempires.game.state import GameState, friendly_port_seas, shipped_data
 
 
 def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[str, str]:
     """(reason, rule) for an illegal ``choice`` at ``decision``."""
     text = str(choice)
     f = state.force if isinstance(state, GameState) else None
-    m = game_map().areas
+    gm = state.map if isinstance(state, GameState) else shipped_data().game_map
+    m = gm.areas
     if decision.startswith("setup/") and state is not None:
         from medviz.rules.medempires.game.deploy import land_options, setup_rule
-        from medviz.rules.medempires.game.state import game_data
 
         _, power, unit = decision.split("/")
-        st = game_data().setup[power]
+        st = state.data.setup[power]
         rule = setup_rule(st)
         if unit == "king":
             return (f"the King starts in one of {', '.join(st.king_areas)} that holds one of its land units", "3.0")
@@ -33,7 +33,7 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
         if text in st.land_areas:
             return (f"every one of {', '.join(st.must_occupy)} must hold a land unit; the units left must go to "
                     f"{', '.join(land_options(state, st, 1))}", rule)
-        return (f"{game_data().powers[power].name} sets up only in {', '.join(st.land_areas)}", rule)
+        return (f"{state.data.powers[power].name} sets up only in {', '.join(st.land_areas)}", rule)
     if "/ops-" in decision and "/units/" in decision:
         if "/intercept" in decision:
             return ("the interceptor names at least one of its units in the area, of any powers", "10.2")
@@ -46,7 +46,7 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
             if arg not in m:
                 return (f"there is no area {arg!r}", "10.1")
             if arg not in m[f.area].neighbours:
-                strait = game_map().strait_between(f.area, arg) if m[f.area].kind == "land" else None
+                strait = gm.strait_between(f.area, arg) if m[f.area].kind == "land" else None
                 if strait is not None:
                     return (f"land units cross the {strait.name} only aboard a fleet", "10.1")
                 return (f"{arg} is not adjacent to {f.area}", "10.1")

@@ -15,18 +15,11 @@ from medviz.rules.medempires.game.state import (
     Force,
     GameState,
     Key,
+    cost,
     friendly_port_seas,
-    game_data,
-    game_map,
     other_side,
 )
 from medviz.rules.medempires.game.turn import begin, bury_kings_alone, gt
-
-
-def cost(state: GameState, what: str) -> int:
-    """An Operation Point Cost Table entry, doubled in a Plague turn (12.0 Plague)."""
-    c = game_data().operations.costs[what]
-    return c * 2 if state.plague else c
 
 
 def task_operations(state: GameState, ctx: Context, side: str) -> None:
@@ -40,7 +33,7 @@ def task_operations(state: GameState, ctx: Context, side: str) -> None:
 
 def leave_destinations(state: GameState, side: str, area: str) -> list[str]:
     """Where units leaving a reverted neutral's home area may go: adjacent land areas in the side's total control."""
-    m = game_map().areas
+    m = state.map.areas
     return sorted(b for b in m[area].neighbours if m[b].kind == "land" and state.ctl.get(b) == side)
 
 
@@ -60,10 +53,10 @@ def leave_home_area(state: GameState, ctx: Context, side: str, area: str) -> Non
             ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, n=n, reason="7.1.3 nowhere to go")
             continue
         to = ctx.decide(f"{prefix}/{p}-{c}", side, dests,
-                        prompt=f"7.1.3: move your units out of {game_map().areas[area].name}")
+                        prompt=f"7.1.3: move your units out of {state.map.areas[area].name}")
         ctx.change("unit-moved", actor=side, power=p, unit=c, n=n, source=area, to=to, done=True, why="7.1.3")
         went.append(to)
-    data = game_data()
+    data = state.data
     for k, at in sorted(state.kings.items()):
         if at == area and PLAYER_POWERS[data.kings[k].power] == side and went:
             to = went[0] if len(set(went)) == 1 else ctx.decide(
@@ -77,7 +70,7 @@ def leave_home_area(state: GameState, ctx: Context, side: str, area: str) -> Non
 
 def force_options(state: GameState, side: str) -> list[str]:
     """``area|power|all`` or ``area|power|CODE`` (one unit) for every unit not yet activated (10.0)."""
-    m = game_map().areas
+    m = state.map.areas
     out = []
     for area in sorted(state.units):
         per_power: dict[str, dict[str, int]] = {}
@@ -97,7 +90,7 @@ def force_options(state: GameState, side: str) -> list[str]:
     return out
 
 
-def pick_units(ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str, area: str) -> dict[Key, int]:
+def pick_units(state: GameState, ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str, area: str) -> dict[Key, int]:
     """Ask how many of each kind in ``area`` join (one decision per kind, ``rid/units/POWER-CODE``); at least one."""
     from medviz.rules.medempires.game.describe import unit_name
 
@@ -106,8 +99,8 @@ def pick_units(ctx: Context, rid: str, side: str, available: dict[Key, int], rul
     for i, key in enumerate(keys):
         lo = 1 if i == len(keys) - 1 and not units else 0
         k = ctx.decide(f"{rid}/units/{key[0]}-{key[1]}", side, list(range(lo, available[key] + 1)),
-                       prompt=f"How many {game_data().powers[key[0]].name} {unit_name(key[1], 2)} "
-                              f"in {game_map().areas[area].name} go? ({rule})")
+                       prompt=f"How many {state.data.powers[key[0]].name} {unit_name(key[1], 2)} "
+                              f"in {state.map.areas[area].name} go? ({rule})")
         if k:
             units[key] = int(k)
     return units
@@ -130,8 +123,8 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
             if avail > 0:
                 units[(p, c)] = avail if what in ("all", "pick") else 1
     if what == "pick":
-        units = pick_units(ctx, prefix, side, units, "10.0", area)
-    kind = game_map().areas[area].kind
+        units = pick_units(state, ctx, prefix, side, units, "10.0", area)
+    kind = state.map.areas[area].kind
     kings: list[str] = []
     if kind == "land":
         # A King joins a force of his own power (10.0, ruling); one whose last friendly units march off
@@ -139,7 +132,7 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
         # or of old age).
         left = sum(v for key, v in state.side_units(area, side).items()) - sum(units.values())
         mine = sorted(k for k, a in state.kings.items() if a == area and (
-            game_data().kings[k].power == power or (left <= 0 and PLAYER_POWERS[game_data().kings[k].power] == side)))
+            state.data.kings[k].power == power or (left <= 0 and PLAYER_POWERS[state.data.kings[k].power] == side)))
         for k in mine:
             opts_k = ["with the King"] if left <= 0 else ["without the King", "with the King"]
             if ctx.decide(f"{prefix}/king-{k}", side, opts_k, prompt="Does the King join the force?") == "with the King":
@@ -157,16 +150,16 @@ def form_force(state: GameState, ctx: Context, prefix: str, side: str, power: st
                landing_parent=landing_parent)
     die = ctx.roll(f"{prefix}/ops", "2d6", actor=side, purpose="Operation Points (10.0)")
     king = best_king(state, kings)
-    total = die + (game_data().kings[king].military if king else 0)
+    total = die + (state.data.kings[king].military if king else 0)
     ma = state.hands[side].get("military_advantage", 0)
-    limit = game_data().operations.thresholds["ops_max_military_advantage"]
+    limit = state.data.operations.thresholds["ops_max_military_advantage"]
     if ma:
         spend = ctx.decide(f"{prefix}/ops-markers", side, list(range(min(ma, limit) + 1)),
                            prompt="Military Advantage markers to add to the OPs (+1 each)")
         for _ in range(int(spend)):
             ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="OPs")
         total += int(spend)
-    ops = min(total, game_data().operations.thresholds["ops_cap"])
+    ops = min(total, state.data.operations.thresholds["ops_cap"])
     ctx.change("force-ops", actor=side, ops=ops, roll=die, cap=total > ops)
 
 
@@ -183,7 +176,7 @@ def _enemy_fleets(state: GameState, area: str, side: str) -> dict[Key, int]:
 
 def step_options(state: GameState, f: Force) -> list[str]:
     """Everything the force may do next (10.1-10.3, 11.1-11.4)."""
-    m = game_map().areas
+    m = state.map.areas
     side, foe = f.side, other_side(f.side)
     out: list[str] = []
     here = m[f.area]
@@ -228,7 +221,7 @@ def step_options(state: GameState, f: Force) -> list[str]:
             for (p, code), _ in sorted(state.units.get(land, {}).items()):
                 if code in LAND_CODES and state.side_of(p) == side and state.available(land, (p, code)) > 0:
                     out.append(f"embark:{land}:{p}:{code}")
-        for k in sorted(kk for kk, a in state.kings.items() if a == land and PLAYER_POWERS[game_data().kings[kk].power] == side):
+        for k in sorted(kk for kk, a in state.kings.items() if a == land and PLAYER_POWERS[state.data.kings[kk].power] == side):
             out.append(f"embark-king:{land}:{k}")
         for (p, code) in sorted(f.cargo):
             debarks.append(f"debark:{land}:{p}:{code}")
@@ -259,7 +252,7 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         return
     opts = step_options(state, f)
     rid = f"{prefix}/action-{k}"
-    choice = ctx.decide(rid, side, opts, prompt=f"Force in {game_map().areas[f.area].name} with {f.ops} OPs: next action")
+    choice = ctx.decide(rid, side, opts, prompt=f"Force in {state.map.areas[f.area].name} with {f.ops} OPs: next action")
     nxt = Task.of("game.force-step", side=side, n=n, k=k + 1)
     verb, _, arg = choice.partition(":")
     if verb == "end":
@@ -280,7 +273,7 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         foe = other_side(side)
         if f.kind == "land":
             defenders = _enemy_land(state, f.area, side)
-            dkings = [kk for kk, a in state.kings.items() if a == f.area and PLAYER_POWERS[game_data().kings[kk].power] == foe]
+            dkings = [kk for kk, a in state.kings.items() if a == f.area and PLAYER_POWERS[state.data.kings[kk].power] == foe]
         else:
             defenders, dkings = _enemy_fleets(state, f.area, side), []
         open_battle(state, ctx, f"{rid}/battle", f.area, side, f.units, defenders, list(f.kings), dkings,
@@ -322,7 +315,7 @@ def _king_follows(state: GameState, ctx: Context, area: str, side: str, into_for
     if state.has_side_units(area, side) and not (into_force and state.force and state.force.area == area
                                                  and _only_force_left(state, area, side)):
         return
-    for k in sorted(kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[game_data().kings[kk].power] == side):
+    for k in sorted(kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[state.data.kings[kk].power] == side):
         f = state.force
         assert f is not None
         if into_force:
@@ -405,11 +398,11 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     powers = sorted({p for p, _ in mine})
     opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else []) + (
         ["pick"] if sum(mine.values()) > 1 else [])
-    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {game_map().areas[area].name}? (10.2)")
+    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {state.map.areas[area].name}? (10.2)")
     if pick == "no":
         return
     if pick == "pick":  # 10.2: any number of the units there, of any powers
-        units = pick_units(ctx, rid, foe, mine, "10.2", area)
+        units = pick_units(state, ctx, rid, foe, mine, "10.2", area)
     else:
         units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
     drm = (1 if mode == "leave" else 0) - (1 if len({p for p, _ in units}) > 1 else 0)
@@ -424,13 +417,13 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
         if ctx.decide(f"{rid}/against", side, ["no", "yes"], prompt="Expend military advantage for -1?") == "yes":
             ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="interception")
             drm -= 1
-    need = game_data().operations.thresholds["interception_success"]
+    need = state.data.operations.thresholds["interception_success"]
     die = ctx.roll(f"{rid}/roll", actor=foe, purpose="interception (10.2)",
                    effects={v: ("intercepted" if v + drm >= need else "slips past") for v in range(1, 7)})
     ctx.report("interception", actor=foe, roll=die, drm=drm, result="success" if die + drm >= need else "failure")
     if die + drm < need:
         return
-    akings = [] if sea else [kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[game_data().kings[kk].power] == foe]
+    akings = [] if sea else [kk for kk, a in state.kings.items() if a == area and PLAYER_POWERS[state.data.kings[kk].power] == foe]
     open_battle(state, ctx, f"{rid}/battle", area, foe, units, defenders, akings, dkings, force_side, True)
 
 
@@ -440,9 +433,9 @@ def end_force(state: GameState, ctx: Context, f: Force, prefix: str) -> None:
         for _ in range(v):
             ctx.change("cargo-lost", actor=f.side, power=key[0], unit=key[1])
     for king in list(f.cargo_kings):
-        ctx.change("king-died", actor=f.side, king=king, power=game_data().kings[king].power, cause="lost at sea")
+        ctx.change("king-died", actor=f.side, king=king, power=state.data.kings[king].power, cause="lost at sea")
     ctx.change("force-ends", actor=f.side)
-    if game_map().areas[f.area].kind == "land":
+    if state.map.areas[f.area].kind == "land":
         bury_lonely_kings(state, ctx, f.area)
 
 
@@ -487,7 +480,7 @@ def task_raid_roll(state: GameState, ctx: Context, rid: str, land: str) -> None:
                    effects={v: ("+1 TP" if v >= 4 else "nothing") for v in range(1, 7)})
     if die >= 4:
         # 6.1's cap holds at all times: the game data's, so an override of the cap reaches raids too.
-        tp = min(state.tp["B"] + 1, game_data().operations.treasury["tp_cap"])
+        tp = min(state.tp["B"] + 1, state.data.operations.treasury["tp_cap"])
         ctx.change("treasury", actor="B", side="B", tp=tp, why="coastal raid (11.4)")
     if f.count() > 0:
         ctx.change("embarked", actor="B", source=land, power="aragon", unit="M")

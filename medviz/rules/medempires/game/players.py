@@ -20,14 +20,14 @@ from medviz.rules.medempires.game.state import (
     GameState,
     Key,
     Same as _Same,
-    land_distances,
-    sea_distances,
+    cost,
     friendly_port_seas,
-    game_data,
-    game_map,
+    land_distances,
     other_side,
+    sea_distances,
+    shipped_data,
 )
-from medviz.rules.medempires.gamedata import LAND_CODES
+from medviz.rules.medempires.gamedata import LAND_CODES, GameData
 from medviz.rules.medempires.odds import Doctrine
 
 _LAND_WEIGHT = {"FA": 2, "M": 2, "L": 1, "R": 1}
@@ -35,20 +35,12 @@ _LOSS = {"L": 0, "R": 1, "M": 2, "FA": 3, "F": 4}
 DOCTRINE = Doctrine(table="field")
 
 
-def _cost(s: GameState, what: str) -> int:
-    """An Operation Point cost as the rules charge it now (doubled under Plague, 12.0)."""
-    # the rule code itself, imported late (operations imports much of the game)
-    from medviz.rules.medempires.game.operations import cost
-
-    return cost(s, what)
-
-
-def strength(units: dict[Key, int]) -> int:
-    """A rough fighting value: field armies and mercenaries 2, others 1; doubled fleets 2."""
+def strength(data: GameData, units: dict[Key, int]) -> int:
+    """A rough fighting value: field armies and mercenaries 2, others 1; doubled fleets 2 (``data``: 12.0)."""
     total = 0
     for (p, c), n in units.items():
         if c == "F":
-            total += (2 if game_data().powers[p].fleets_count_double else 1) * n
+            total += (2 if data.powers[p].fleets_count_double else 1) * n
         else:
             total += _LAND_WEIGHT.get(c, 1) * n
     return total
@@ -59,7 +51,7 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 
     The dict is shared (cached per map, data and scenario): read it, never change it.
     """
-    return _scenario_values(_Same(game_map()), _Same(game_data()), state.scenario)
+    return _scenario_values(_Same(state.map), _Same(state.data), state.scenario)
 
 
 @lru_cache(maxsize=64)
@@ -75,9 +67,9 @@ def _scenario_values(gm: _Same, data: _Same, scenario: str) -> dict[str, int]:
     return vals
 
 
-def default_placement(scenario: str, power: str) -> dict[str, str]:
-    """Set-up decision tail (``FA-2``, ``king``, ``F-1``) -> area, from the default deployment."""
-    return _default_placement(_Same(game_data()), scenario, power)
+def default_placement(data: GameData, scenario: str, power: str) -> dict[str, str]:
+    """Set-up decision tail (``FA-2``, ``king``, ``F-1``) -> area, from ``data``'s default deployment."""
+    return _default_placement(_Same(data), scenario, power)
 
 
 @lru_cache(maxsize=256)
@@ -197,7 +189,7 @@ class Heuristic:
     def _setup(self, s: GameState, d: str, opts: list[Any]) -> Any:
         """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml)."""
         _, power, unit = d.split("/")
-        want = default_placement(s.scenario, power).get(unit)
+        want = default_placement(s.data, s.scenario, power).get(unit)
         return want if want in opts else opts[0]
 
     def _targets(self, s: GameState, side: str) -> dict[str, int]:
@@ -209,8 +201,9 @@ class Heuristic:
         tail = point.decision.rsplit("/", 1)[-1]
         if tail == "avoid-attempt":
             b = point.state.battle
-            mine = strength(b.sides["defender"].units)
-            theirs = strength(b.sides["attacker"].units)
+            data = point.state.data if isinstance(point.state, GameState) else shipped_data().game_data
+            mine = strength(data, b.sides["defender"].units)
+            theirs = strength(data, b.sides["attacker"].units)
             return "try to avoid" if theirs > mine + 1 else "stand"
         return DOCTRINE.choose(point)
 
@@ -219,7 +212,7 @@ class Heuristic:
         if tail == "thwart":
             return "thwart"
         if tail == "king":
-            return max(opts, key=lambda k: (game_data().kings[k].diplomacy if k != "none" else -1, k))
+            return max(opts, key=lambda k: (s.data.kings[k].diplomacy if k != "none" else -1, k))
         if tail == "pope":
             return "yes"
         if tail == "tp":
@@ -249,8 +242,8 @@ class Heuristic:
         return best
 
     def _power_value(self, s: GameState, side: str, power: str) -> float:
-        m = game_map().areas
-        areas = [a for a, c in s.owner.items() if c == power] + list(game_data().powers[power].home_areas)
+        m = s.map.areas
+        areas = [a for a, c in s.owner.items() if c == power] + list(s.data.powers[power].home_areas)
         cities = len({a for a in areas if m[a].city})
         units = _units_by_power(s).get(power, 0)
         vals = scenario_values(s, side)
@@ -281,7 +274,7 @@ class Heuristic:
 
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """The most threatened or most valuable friendly area among ``opts``."""
-        m = game_map().areas
+        m = s.map.areas
         vals = scenario_values(s, side)
         foe = other_side(side)
 
@@ -290,7 +283,7 @@ class Heuristic:
                 return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
             threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
             near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
-            own = strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+            own = strength(s.data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
             return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
 
         return min(opts, key=score)
@@ -316,13 +309,13 @@ class Heuristic:
     def _pick_force(self, s: GameState, side: str, opts: list[Any]) -> Any:
         best, best_v = "end phase", 0.0
         tg = self._targets(s, side)
-        m = game_map().areas
+        m = s.map.areas
         for o in opts:
             if o == "end phase" or not o.endswith("|all"):
                 continue
             area, power, _ = o.split("|")
             units = {k: s.available(area, k) for k in s.units.get(area, {}) if k[0] == power}
-            st = strength(units)
+            st = strength(s.data, units)
             if m[area].kind == "land" and self._must_hold(s, side, area):
                 continue
             if m[area].kind == "land":
@@ -337,14 +330,14 @@ class Heuristic:
         """A key area of the scenario that the side holds, with enemy land units next door: stay put."""
         if scenario_values(s, side).get(area, 0) < 3 or s.ctl.get(area) != side:
             return False
-        m = game_map().areas
+        m = s.map.areas
         foe = other_side(side)
         return any(_land_strength(s, b, foe) for b in m[area].neighbours) or any(
             s.has_side_units(x, foe) for x in m[area].coasts)
 
     def _land_plan_value(self, s: GameState, side: str, area: str, st: int, tg: dict[str, int]) -> float:
         best = 0.0
-        dist = land_distances(area)
+        dist = land_distances(s.map, area)
         for a, val in tg.items():
             dd = dist.get(a)
             if dd is None or dd > 4:
@@ -358,11 +351,11 @@ class Heuristic:
         return best
 
     def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
-        return {a: v for a, v in tg.items() if game_map().areas[a].coasts}
+        return {a: v for a, v in tg.items() if s.map.areas[a].coasts}
 
     def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
                           tg: dict[str, int]) -> float:
-        m = game_map().areas
+        m = s.map.areas
         if sea not in friendly_port_seas(s, side):
             return 0.0
         room = 2 * sum(units.values())
@@ -373,7 +366,7 @@ class Heuristic:
         if loadable < 2:
             return 0.0
         carry = min(room, loadable)
-        dist = sea_distances(sea)
+        dist = sea_distances(s.map, sea)
         best = 0.0
         for a, val in self._naval_targets(s, side, tg).items():
             enemy = enemy_strength(s, a, side)
@@ -393,9 +386,9 @@ class Heuristic:
         f = s.force
         if f is None or "all" not in opts:
             return "no"
-        theirs = 2 if "intercept-raid" in d else strength(f.units)
+        theirs = 2 if "intercept-raid" in d else strength(s.data, f.units)
         where = f.area if "intercept-raid" not in d else d.split("/")[-2]
-        mine = strength({k: n for k, n in s.side_units(where, side).items() if (k[1] == "F") == (f.kind == "sea")})
+        mine = strength(s.data, {k: n for k, n in s.side_units(where, side).items() if (k[1] == "F") == (f.kind == "sea")})
         return "all" if mine >= theirs + 1 else "no"
 
     def _step(self, s: GameState, side: str, opts: list[Any]) -> Any:
@@ -408,7 +401,7 @@ class Heuristic:
 
     def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         """Attack, or step toward the best target; stay put unless a move gets strictly closer to one."""
-        st = strength(f.units)
+        st = strength(s.data, f.units)
         here_enemy = enemy_strength(s, f.area, side)
         if "attack" in opts and st >= here_enemy + 1:
             return "attack"
@@ -417,7 +410,7 @@ class Heuristic:
         tg = {a: val for a, val in self._targets(s, side).items() if enemy_strength(s, a, side) + 1 <= st}
 
         def reach_value(where: str) -> float:
-            dist = land_distances(where)
+            dist = land_distances(s.map, where)
             return max((val / (1 + dist[a]) for a, val in tg.items() if dist.get(a, 99) <= 3), default=0.0)
 
         # Standing here is worth what the targets in reach are worth from here: a move must do better, so a
@@ -444,7 +437,7 @@ class Heuristic:
         if scenario_values(s, side).get(land, 0) < 3 or s.ctl.get(land) != side:
             return 0
         foe = other_side(side)
-        threat = max((_land_strength(s, b, foe) for b in game_map().areas[land].neighbours), default=0)
+        threat = max((_land_strength(s, b, foe) for b in s.map.areas[land].neighbours), default=0)
         return max(2, threat)
 
     def _loadable(self, s: GameState, side: str, opts: list[Any] | None, lands: Any = None) -> dict[str, list[int]]:
@@ -498,12 +491,12 @@ class Heuristic:
         under Plague (12.0); a landing needs one power's cargo (11.2 ruling); more units are loaded only
         where the fleet starts, and never from a contested target (its units are fighting there).
         """
-        m = game_map().areas
+        m = s.map.areas
         foe = other_side(side)
-        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
+        mv, ld = cost(s, "naval_move"), cost(s, "amphibious_landing")
         powers = sorted({p for p, _ in f.cargo})
         room = 2 * f.count() - sum(f.cargo.values())
-        dist = sea_distances(f.area)
+        dist = sea_distances(s.map, f.area)
         loadable = self._loadable(s, side, opts, lands=set(m[f.area].coasts) - set(tg)) if not f.moved else {}
         best: tuple[str, int, str] | None = None
         best_v = 0.0
@@ -514,9 +507,9 @@ class Heuristic:
                 continue
             need = enemy_strength(s, a, side) + 1
             if len(powers) > 1:
-                options = [] if foe_held else [(powers[0], strength(f.cargo))]
+                options = [] if foe_held else [(powers[0], strength(s.data, f.cargo))]
             elif powers:
-                options = [(powers[0], strength(f.cargo) + sum(loadable.get(powers[0], [])[:room]))]
+                options = [(powers[0], strength(s.data, f.cargo) + sum(loadable.get(powers[0], [])[:room]))]
             else:
                 options = [(p, sum(ws[:room])) for p, ws in sorted(loadable.items())]
             for p, carry in options:
@@ -529,27 +522,27 @@ class Heuristic:
 
     def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         """Load for a landing only when one is in reach, sail there, go ashore; never leave cargo to be lost."""
-        m = game_map().areas
+        m = s.map.areas
         if f.restricted:
             ports = friendly_port_seas(s, side)
             moves = [o for o in opts if o.startswith("move:")]
             if moves:
-                return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(p, 99) for p in ports), default=99), o))
+                return min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(p, 99) for p in ports), default=99), o))
             return "end" if "end" in opts else opts[0]
         tg = self._naval_targets(s, side, self._targets(s, side))
-        if not f.cargo and not f.cargo_kings and "attack" in opts and strength(f.units) > strength(
+        if not f.cargo and not f.cargo_kings and "attack" in opts and strength(s.data, f.units) > strength(s.data, 
                 {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
             return "attack"
         # a target next door that is not the enemy's alone: go ashore there when the cargo makes it ours
         for o in opts:
             if o.startswith("debark:"):
                 a = o.split(":")[1]
-                if a in tg and strength(f.cargo) + _land_strength(s, a, side) >= enemy_strength(s, a, side) + 1:
+                if a in tg and strength(s.data, f.cargo) + _land_strength(s, a, side) >= enemy_strength(s, a, side) + 1:
                     return o
         plan = self._landing_plan(s, side, f, opts, tg) if not f.restricted else None
         if plan is not None:
             a, need, p = plan
-            carry = strength(f.cargo)
+            carry = strength(s.data, f.cargo)
             if carry < need + 1 and not f.moved:
                 spare = self._spare_embarks(s, side, opts, p, lands=set(m[f.area].coasts) - set(tg))
                 if spare:
@@ -559,7 +552,7 @@ class Heuristic:
                     return f"land:{a}"
                 moves = [o for o in opts if o.startswith("move:")]
                 if moves and f.area not in m[a].coasts:
-                    return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in m[a].coasts), o))
+                    return min(moves, key=lambda o: (min(sea_distances(s.map, o[5:]).get(x, 99) for x in m[a].coasts), o))
         return self._go_ashore(s, side, f, opts)
 
     def _go_ashore(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
@@ -578,10 +571,10 @@ class Heuristic:
             return min(debarks, key=where)
         moves = [o for o in opts if o.startswith("move:")]
         if moves:  # the nearest sea with a coast to put the cargo ashore
-            m = game_map().areas
+            m = s.map.areas
             foe = other_side(side)
             shore = {a for a in m if m[a].kind == "sea" and any(s.ctl.get(x) != foe for x in m[a].coasts)}
-            return min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in shore), default=99), o))
+            return min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(x, 99) for x in shore), default=99), o))
         lands = [o for o in opts if o.startswith("land:")]
         if lands:
             return min(lands, key=lambda o: (enemy_strength(s, o[5:], side), o))
@@ -603,14 +596,14 @@ class Heuristic:
                     continue
                 area, p, c = o.split("|")
                 mine = sum(n for k, n in s.side_units(area, side).items())
-                if mine > stack_limit(area) and c != "2L":
+                if mine > stack_limit(s, area) and c != "2L":
                     return o
             return "done"
         if tail == "to":
             from medviz.rules.medempires.game.redistribution import stack_limit
 
             def room(a: str) -> tuple[int, str]:
-                return (-(stack_limit(a) - sum(s.side_units(a, side).values())), a)
+                return (-(stack_limit(s, a) - sum(s.side_units(a, side).values())), a)
 
             return min(opts, key=room)
         return opts[0]
@@ -716,10 +709,10 @@ class Historical(Heuristic):
         """Aragon reinforces Sicily, or the frontier area France threatens most when it is in peril (1282-1285)."""
         if side != "B" or not self._vespers(s):
             return super()._place(s, side, opts)
-        m = game_map().areas
+        m = s.map.areas
 
         def own(a: str) -> int:
-            return strength({k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+            return strength(s.data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
 
         def danger(a: str) -> tuple[int, str]:
             threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
@@ -739,14 +732,14 @@ class Historical(Heuristic):
         if not self._vespers(s) or s.turn != 1:
             return None
         for k, a in sorted(s.kings.items()):
-            if game_data().kings[k].power == "aragon" and a not in SICILIAN_REALM:
+            if s.data.kings[k].power == "aragon" and a not in SICILIAN_REALM:
                 return k
         return None
 
     def _pick_force(self, s: GameState, side: str, opts: list[Any]) -> Any:
         king = self._king_to_sicily(s) if side == "B" else None
         if king is not None:
-            m = game_map().areas
+            m = s.map.areas
             where = s.kings[king]
             for o in opts:
                 area, power, what = o.split("|") if "|" in o else ("", "", "")
@@ -769,7 +762,7 @@ class Historical(Heuristic):
         """Lauria's Malta (1283): a fleet off Sicily carries Sicily's spare troops to the island."""
         if self._malta_power(s, side) < enemy_strength(s, "malta", side) + 1:
             return None
-        m = game_map().areas
+        m = s.map.areas
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and s.side_units(a, side) for x in m[a].coasts}
         best, best_d = None, 4
         ports = friendly_port_seas(s, side)
@@ -778,7 +771,7 @@ class Historical(Heuristic):
             # 11.1: a fleet off a hostile coast first sails to a friendly port sea; one move into Sicily's will do
             if power == "aragon" and what == "all" and m[area].kind == "sea" \
                     and (area in ports or m[area].neighbours & ports & goal):
-                dd = min((sea_distances(area).get(x, 99) for x in goal), default=99)
+                dd = min((sea_distances(s.map, area).get(x, 99) for x in goal), default=99)
                 if dd < best_d:
                     best, best_d = o, dd
         return best
@@ -801,7 +794,7 @@ class Historical(Heuristic):
                 and king is not None and king in f.cargo_kings:
             return self._expedition_step(s, f, opts)
         if side == "B" and king is None and f.power == "aragon" and not f.restricted and self._vespers(s) \
-                and s.ctl.get("malta") != "B" and self._malta_power(s, side) + strength(f.cargo) > 0:
+                and s.ctl.get("malta") != "B" and self._malta_power(s, side) + strength(s.data, f.cargo) > 0:
             step = self._malta_step(s, f, opts)
             if step is not None:
                 return step
@@ -835,7 +828,7 @@ class Historical(Heuristic):
     def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
                           tg: dict[str, int]) -> float:
         if side == "B" and self._vespers(s):
-            m = game_map().areas
+            m = s.map.areas
             abroad = sum(s.available(land, k) for land in m[sea].coasts if s.ctl.get(land) == side
                          and land not in ARAGON_HOME for k in s.side_units(land, side) if k[1] != "F")
             if abroad < 2:
@@ -848,16 +841,16 @@ class Historical(Heuristic):
         One power's units sail (a landing needs one power's cargo, 11.2 ruling), each Sicilian area
         keeps its garrison, and the fleet sets out only if its OPs cover the voyage and the landing.
         """
-        m = game_map().areas
-        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
+        m = s.map.areas
+        mv, ld = cost(s, "naval_move"), cost(s, "amphibious_landing")
         need = enemy_strength(s, "malta", "B") + 1
         aboard = sorted({p for p, _ in f.cargo})
         if len(aboard) > 1:
             return None
-        carry = strength(f.cargo)
+        carry = strength(s.data, f.cargo)
 
         def to_malta(sea: str) -> int:
-            return min((sea_distances(sea).get(x, 99) for x in m["malta"].coasts), default=99)
+            return min((sea_distances(s.map, sea).get(x, 99) for x in m["malta"].coasts), default=99)
 
         moves = [o for o in opts if o.startswith("move:")]
         reach = to_malta(f.area) * mv + ld <= f.ops
@@ -879,17 +872,17 @@ class Historical(Heuristic):
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
         if f.area in goal or self._malta_power(s, "B") < need:
             return None
-        best = min(moves, key=lambda o: (min((sea_distances(o[5:]).get(x, 99) for x in goal), default=99), o))
-        there = min((sea_distances(best[5:]).get(x, 99) for x in goal), default=99)
-        if (1 + there) * mv + min(to_malta(x) for x in goal if sea_distances(best[5:]).get(x, 99) == there) * mv \
+        best = min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(x, 99) for x in goal), default=99), o))
+        there = min((sea_distances(s.map, best[5:]).get(x, 99) for x in goal), default=99)
+        if (1 + there) * mv + min(to_malta(x) for x in goal if sea_distances(s.map, best[5:]).get(x, 99) == there) * mv \
                 + ld <= f.ops:
             return best
         return None
 
     def _expedition_step(self, s: GameState, f: Any, opts: list[Any]) -> Any:
         """Carry the expedition to Sicily: go ashore where Aragon holds or Anjou is weakest."""
-        m = game_map().areas
-        carry = strength(f.cargo)
+        m = s.map.areas
+        carry = strength(s.data, f.cargo)
 
         def ashore(o: str) -> tuple[int, int, str]:
             land = o.split(":")[1]
@@ -903,14 +896,14 @@ class Historical(Heuristic):
         goal = {x for land in SICILY_LANDING for x in m[land].coasts}
         moves = [o for o in opts if o.startswith("move:")]
         if moves and self._sicily_in_reach(s, f):
-            return min(moves, key=lambda o: (min(sea_distances(o[5:]).get(x, 99) for x in goal), o))
+            return min(moves, key=lambda o: (min(sea_distances(s.map, o[5:]).get(x, 99) for x in goal), o))
         return self._go_ashore(s, "B", f, opts)
 
     def _sicily_in_reach(self, s: GameState, f: Any) -> bool:
         """The fleet's OPs cover the voyage to a Sicilian coast and, where Anjou holds it, the landing (11.2, 12.0)."""
-        m = game_map().areas
-        mv, ld = _cost(s, "naval_move"), _cost(s, "amphibious_landing")
-        dist = sea_distances(f.area)
+        m = s.map.areas
+        mv, ld = cost(s, "naval_move"), cost(s, "amphibious_landing")
+        dist = sea_distances(s.map, f.area)
         return any(min((dist.get(x, 99) for x in m[a].coasts), default=99) * mv
                    + (ld if s.ctl.get(a) == "A" else 0) <= f.ops for a in SICILY_LANDING)
 

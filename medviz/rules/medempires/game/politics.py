@@ -8,8 +8,6 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
     GameState,
-    game_data,
-    game_map,
     other_side,
 )
 from medviz.rules.medempires.game.turn import begin, bury_kings_alone, gt
@@ -31,7 +29,7 @@ def task_politics(state: GameState, ctx: Context) -> None:
 
 def rebellion_targets(state: GameState, side: str) -> list[str]:
     """7.3: powers that began neutral, a home area totally held by the other side, no ground unit on the map."""
-    data = game_data()
+    data = state.data
     out = []
     foe = other_side(side)
     for pw in sorted(data.powers.values(), key=lambda p: p.id):
@@ -49,7 +47,7 @@ def attempt_options(state: GameState, side: str) -> list[str]:
     opts = []
     left = state.political[side]
     foe = other_side(side)
-    for pw in sorted(game_data().powers):
+    for pw in sorted(state.data.powers):
         if pw in PLAYER_POWERS:
             continue  # 7.0: France, Anjou and Aragon cannot be changed by politics
         st = state.status[pw]
@@ -68,8 +66,8 @@ def concession_options(state: GameState, side: str) -> list[str]:
         return []
     if state.status.get("castile") not in ("neutral", f"ally:{other_side(side)}"):
         return []
-    m = game_map().areas
-    castilian = {a for a, o in state.owner.items() if o == "castile"} | set(game_data().powers["castile"].home_areas)
+    m = state.map.areas
+    castilian = {a for a, o in state.owner.items() if o == "castile"} | set(state.data.powers["castile"].home_areas)
     return [f"cede:{a}" for a, c in sorted(state.ctl.items())
             if c == side and a not in castilian and m[a].neighbours & castilian]
 
@@ -77,7 +75,7 @@ def concession_options(state: GameState, side: str) -> list[str]:
 def cede(state: GameState, ctx: Context, side: str, area: str, rid: str) -> None:
     """14.3 (ruling): the side's units leave the area for adjacent friendly areas (or are lost), Castile takes it,
     and the side's diplomacy attempts with Castile get +3 this turn. Ceding is the round's political action."""
-    m = game_map().areas
+    m = state.map.areas
     i = 0
     for (p, c), n in sorted(state.side_units(area, side).items()):
         for _ in range(n):
@@ -89,7 +87,7 @@ def cede(state: GameState, ctx: Context, side: str, area: str, rid: str) -> None
             else:
                 ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, reason="ceded (14.3)")
     for k, a in sorted(state.kings.items()):
-        if a == area and PLAYER_POWERS[game_data().kings[k].power] == side:
+        if a == area and PLAYER_POWERS[state.data.kings[k].power] == side:
             dests = sorted(b for b in m[area].neighbours if state.has_side_units(b, side))
             if dests:
                 ctx.change("king-moved", actor=side, king=k, to=dests[0])
@@ -136,8 +134,8 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
     if kind == "diplomacy" and power == "castile" and state.concession[side]:
         drm += 3
     col = COLUMN[kind]
-    table = game_data().politics
-    die = ctx.roll(f"{rid}/attempt", actor=side, purpose=f"{kind} attempt on {game_data().powers[power].name} (Diplomacy Table)",
+    table = state.data.politics
+    die = ctx.roll(f"{rid}/attempt", actor=side, purpose=f"{kind} attempt on {state.data.powers[power].name} (Diplomacy Table)",
                    effects={f: table.result(col, f + drm) for f in range(1, 7)})
     result = table.result(col, die + drm)
     ctx.report("political-result", actor=side, kind=kind, target=target, roll=die, drm=drm, result=result)
@@ -151,7 +149,7 @@ def modifiers(state: GameState, ctx: Context, side: str, rid: str, tp_allowed: b
 
     Returns the modifier and whether a TP was spent (only one TP per attempt, 7.0 step 3c).
     """
-    data = game_data()
+    data = state.data
     drm = 0
     kings = sorted(k for k in state.kings if PLAYER_POWERS[data.kings[k].power] == side
                    and k not in state.kings_used and data.kings[k].diplomacy > 0)
@@ -183,12 +181,12 @@ def remove_all_units(state: GameState, ctx: Context, side: str, power: str, flee
 
 def place_units(state: GameState, ctx: Context, side: str, power: str, area: str, count: int, rid: str) -> None:
     """The attempting player chooses ``count`` ground units of ``power`` (within its counter limit) for ``area``."""
-    limits = game_data().counter_limits.get(power, {})
+    limits = state.data.counter_limits.get(power, {})
     for i in range(1, count + 1):
         codes = [c for c in GROUND if limits.get(c, 0) > state.on_map(power, c)]
         if not codes:
             break
-        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, prompt=f"Which {game_data().powers[power].name} unit?")
+        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, prompt=f"Which {state.data.powers[power].name} unit?")
         ctx.change("unit-placed", actor=side, area=area, power=power, unit=code)
 
 
@@ -207,7 +205,7 @@ def apply_success(state: GameState, ctx: Context, side: str, kind: str, target: 
         remove_all_units(state, ctx, side, power)
         ctx.change("status", actor=side, power=power, status="neutral")
         die = ctx.roll(f"{rid}/revert-units", actor=side, purpose="units back face down (7.1.3), halved")
-        home_area = game_data().powers[power].home_areas[0]
+        home_area = state.data.powers[power].home_areas[0]
         place_units(state, ctx, side, power, home_area, (die + 1) // 2, f"{rid}/revert")
         occupants = sorted({s for s in (state.side_of(p) for (p, c), n in state.units.get(home_area, {}).items()
                                           if n > 0 and c != "F") if s})

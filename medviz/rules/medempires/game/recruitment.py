@@ -8,8 +8,6 @@ from medviz.rules.medempires.game.state import (
     SIDES,
     GameState,
     friendly_port_seas,
-    game_data,
-    game_map,
     other_side,
 )
 from medviz.rules.medempires.game.turn import begin, gt
@@ -18,9 +16,9 @@ OWN_POWERS = {"A": ("france", "anjou"), "B": ("aragon",)}
 CODES = ("FA", "L", "R", "M", "F")
 
 
-def cap(tp: int) -> int:
+def cap(state: GameState, tp: int) -> int:
     """6.1: a faction never holds more than ten TP; the excess is forfeit."""
-    return min(tp, game_data().operations.treasury["tp_cap"])
+    return min(tp, state.data.operations.treasury["tp_cap"])
 
 
 def task_recruitment(state: GameState, ctx: Context) -> None:
@@ -43,8 +41,8 @@ def task_recruitment(state: GameState, ctx: Context) -> None:
 
 def collect_treasury(state: GameState, ctx: Context) -> None:
     """6.1: cities, vassal rolls, Gold and Trade Concession, less the opponent's Piracy; cap 10."""
-    data = game_data()
-    m = game_map().areas
+    data = state.data
+    m = state.map.areas
     gains: dict[str, dict[str, int]] = {}
     for side in SIDES:
         g = {"cities": state.city_count(side), "vassals": 0, "gold": 0, "trade": 0, "piracy": 0}
@@ -69,7 +67,7 @@ def collect_treasury(state: GameState, ctx: Context) -> None:
     for side in SIDES:
         g = gains[side]
         gained = max(0, sum(g.values()))
-        new = cap(state.tp[side] + gained)
+        new = cap(state, state.tp[side] + gained)
         ctx.change("treasury", actor=side, side=side, tp=new, why="collection (6.1)", cities=g["cities"],
                    vassals=g["vassals"], gold=g["gold"], trade=g["trade"], piracy=g["piracy"],
                    forfeited=state.tp[side] + gained - new)
@@ -78,7 +76,7 @@ def collect_treasury(state: GameState, ctx: Context) -> None:
 def new_king(state: GameState, ctx: Context, power: str) -> None:
     """8.1: a new King drawn from the pool, placed with units of his own power in a friendly area."""
     side = PLAYER_POWERS[power]
-    m = game_map().areas
+    m = state.map.areas
     areas = sorted(a for a, c in state.ctl.items() if c == side and m[a].kind == "land"
                    and any(p == power and n > 0 for (p, _), n in state.units.get(a, {}).items()))
     if not state.king_pools.get(power):
@@ -88,15 +86,15 @@ def new_king(state: GameState, ctx: Context, power: str) -> None:
         ctx.report("no-place-for-king", actor=side, power=power)
         return
     king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", sorted(state.king_pools[power]), actor=side,
-                    purpose=f"new King of {game_data().powers[power].name} (8.1)")
+                    purpose=f"new King of {state.data.powers[power].name} (8.1)")
     area = ctx.decide(f"{gt(state)}/recruit/new-king/{power}/area", side, areas, prompt="Where does the new King appear?")
     ctx.change("king-placed", actor=side, king=king, power=power, area=area)
 
 
 def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[str]:
     """6.2, 7.2 a: where a land unit of ``power`` recruited by ``side`` may be placed."""
-    m = game_map().areas
-    limit = game_data().operations.treasury["recruits_per_area"]
+    m = state.map.areas
+    limit = state.data.operations.treasury["recruits_per_area"]
     allied = power not in PLAYER_POWERS
     out = []
     for a, c in sorted(state.ctl.items()):
@@ -112,14 +110,14 @@ def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[
 
 def sea_places(state: GameState, side: str) -> list[str]:
     """6.2: fleets go to a sea on whose coast lies a city of a friendly total-controlled area."""
-    limit = game_data().operations.treasury["recruits_per_area"]
+    limit = state.data.operations.treasury["recruits_per_area"]
     return sorted(s for s in friendly_port_seas(state, side) if state.recruited_here.get(s, 0) < limit)
 
 
 def recruit_powers(state: GameState, side: str) -> list[str]:
     """The side's own powers, and each ally whose home area it totally controls, once per phase (6.2)."""
     out = list(OWN_POWERS[side])
-    for pw in sorted(game_data().powers.values(), key=lambda p: p.id):
+    for pw in sorted(state.data.powers.values(), key=lambda p: p.id):
         if state.status[pw.id] == f"ally:{side}" and pw.id not in state.allied_recruits \
                 and any(state.ctl.get(h) == side for h in pw.home_areas):
             out.append(pw.id)
@@ -128,7 +126,7 @@ def recruit_powers(state: GameState, side: str) -> list[str]:
 
 def purchase_options(state: GameState, side: str) -> list[str]:
     """``power:code`` (``power:2L`` for two levies at ½ TP each), each with somewhere to go."""
-    data = game_data()
+    data = state.data
     costs = data.operations.recruiting
     tp = state.tp[side]
     counters = state.counters()
@@ -189,7 +187,7 @@ def task_recruit_pick(state: GameState, ctx: Context, side: str, pick: int, done
 
 def buy(state: GameState, ctx: Context, side: str, choice: str, rid: str) -> None:
     """Pay and place one purchase."""
-    data = game_data()
+    data = state.data
     power, code = choice.split(":")
     n = 2 if code == "2L" else 1
     code = "L" if code == "2L" else code
@@ -213,7 +211,7 @@ def crusaders_return(state: GameState, ctx: Context, side: str) -> None:
     """
     if not state.crusade[side] or state.phase != "recruitment":
         return
-    m = game_map().areas
+    m = state.map.areas
     i = 0
     for (power, code), n in sorted(state.crusade[side].items()):
         if state.crusade_turn.get(side, 0) >= state.turn:

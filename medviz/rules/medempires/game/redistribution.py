@@ -7,8 +7,6 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
     GameState,
-    game_data,
-    game_map,
     other_side,
     sea_control,
 )
@@ -20,7 +18,7 @@ def _gt(state: GameState) -> str:
 
 def total_areas(state: GameState, side: str, kind: str) -> list[str]:
     """Land (or sea) areas under ``side``'s total control (3.4; seas: ruling)."""
-    m = game_map().areas
+    m = state.map.areas
     if kind == "land":
         return sorted(a for a, c in state.ctl.items() if c == side)
     return sorted(a for a in m if m[a].kind == "sea" and sea_control(state, a) == side)
@@ -68,7 +66,7 @@ def redistribute(state: GameState, ctx: Context) -> None:
                 src, power, code = choice.split("|")
                 n = 2 if code == "2L" else 1
                 code = "L" if code == "2L" else code
-                kind = game_map().areas[src].kind
+                kind = state.map.areas[src].kind
                 dests = [a for a in total_areas(state, side, kind) if a != src]
                 if dests:  # always true: movable() offers only units with somewhere to go
                     dst = ctx.decide(f"{rid}/to", side, dests, prompt="To which area?")
@@ -83,16 +81,16 @@ def redistribute(state: GameState, ctx: Context) -> None:
 
 def _kings_follow(state: GameState, ctx: Context, src: str, dst: str, side: str) -> None:
     """Ruling: a King goes with the last friendly land unit redistributed out of his area."""
-    if game_map().areas[src].kind != "land" or state.has_side_units(src, side):
+    if state.map.areas[src].kind != "land" or state.has_side_units(src, side):
         return
-    for k in sorted(kk for kk, a in state.kings.items() if a == src and PLAYER_POWERS[game_data().kings[kk].power] == side):
+    for k in sorted(kk for kk, a in state.kings.items() if a == src and PLAYER_POWERS[state.data.kings[kk].power] == side):
         ctx.change("king-moved", actor=side, king=k, to=dst)
 
 
-def stack_limit(area: str) -> int:
+def stack_limit(state: GameState, area: str) -> int:
     """5.2: five units where there is a city, otherwise three (sea areas have no city)."""
-    t = game_data().operations.treasury
-    return t["stack_with_city"] if game_map().areas[area].city else t["stack_without_city"]
+    t = state.data.operations.treasury
+    return t["stack_with_city"] if state.map.areas[area].city else t["stack_without_city"]
 
 
 def enforce_limits(state: GameState, ctx: Context, side: str) -> None:
@@ -100,14 +98,14 @@ def enforce_limits(state: GameState, ctx: Context, side: str) -> None:
     for kind in ("land", "sea"):
         for a in total_areas(state, side, kind):
             units = state.side_units(a, side)
-            over = sum(units.values()) - stack_limit(a)
+            over = sum(units.values()) - stack_limit(state, a)
             i = 0
             while over > 0:
                 i += 1
                 units = state.side_units(a, side)
                 opts = [f"{p}|{c}" for (p, c) in sorted(units)]
                 pick = ctx.decide(f"{_gt(state)}/end/stacking/{a}/{i}", side, opts,
-                                  prompt=f"Too many units in {game_map().areas[a].name} (5.2): eliminate one")
+                                  prompt=f"Too many units in {state.map.areas[a].name} (5.2): eliminate one")
                 p, c = pick.split("|")
                 ctx.change("unit-removed", actor=side, area=a, power=p, unit=c, reason="stacking limit (5.2)")
                 over -= 1

@@ -8,17 +8,15 @@ change (3.4) and kept in ``ctl``; ``owner`` remembers the last holder of total c
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from medviz.engine.copying import independent_copy, mark_immutable
+from medviz.engine.copying import independent_copy
 from medviz.rules.medempires.combat import BattleState
-from medviz.rules.medempires.gamedata import GameData, load_game_data
-from medviz.rules.medempires.mapdata import GameMap, load_map
+from medviz.rules.medempires.game.datapair import DataPair, shipped_data
+from medviz.rules.medempires.gamedata import GameData
+from medviz.rules.medempires.mapdata import GameMap
 
 Key = tuple[str, str]  # (power, unit code)
 SIDES = ("A", "B")
@@ -52,14 +50,14 @@ class Same:
         return isinstance(other, Same) and other.obj is self.obj
 
 
-def land_distances(start: str) -> dict[str, int]:
-    """Fewest land moves from ``start`` to every land area (straits need a fleet, 10.1)."""
-    return _distances(Same(game_map()), start)
+def land_distances(gm: GameMap, start: str) -> dict[str, int]:
+    """Fewest land moves on map ``gm`` from ``start`` to every land area (straits need a fleet, 10.1)."""
+    return _distances(Same(gm), start)
 
 
-def sea_distances(start: str) -> dict[str, int]:
-    """Fewest naval moves from sea ``start`` to every sea area."""
-    return _distances(Same(game_map()), start)
+def sea_distances(gm: GameMap, start: str) -> dict[str, int]:
+    """Fewest naval moves on map ``gm`` from sea ``start`` to every sea area."""
+    return _distances(Same(gm), start)
 
 
 @lru_cache(maxsize=4096)
@@ -75,65 +73,6 @@ def _distances(gm: Same, start: str) -> dict[str, int]:
                 dist[b] = dist[a] + 1
                 q.append(b)
     return dist
-
-
-@mark_immutable  # loaded map and data are never changed by play: copies of a state share them
-class DataPair(NamedTuple):
-    """The map and game data one game is played with (shipped, or patched by override files)."""
-
-    game_map: GameMap
-    game_data: GameData
-    label: str = "shipped data"
-    #: The override files' content as canonical JSON ("" for the shipped data): enough to rebuild it.
-    key: str = ""
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle as the override content (a worker process rebuilds the pair, cached by content)."""
-        return (_pair_from_key, (self.key,))
-
-
-def _pair_from_key(key: str) -> DataPair:
-    """The pair of an override content key (``DataPair.key``); the shipped pair for ""."""
-    if not key:
-        return shipped_data()
-    from medviz.rules.medempires.game.setup import pair_from_key
-
-    return pair_from_key(key)
-
-
-#: The active game's data: set it with ``using_data``, read it through ``game_map``/``game_data``;
-#: None means the shipped data.
-ACTIVE_DATA: ContextVar[DataPair | None] = ContextVar("medempires_data", default=None)
-_active = ACTIVE_DATA.get  # bound once: game_map()/game_data() are called very often
-_SHIPPED: DataPair | None = None
-_SHIPPED_MAP: GameMap | None = None
-_SHIPPED_DATA: GameData | None = None
-
-
-def shipped_data() -> DataPair:
-    """The shipped map and game data, loaded once per process."""
-    global _SHIPPED, _SHIPPED_MAP, _SHIPPED_DATA
-    if _SHIPPED is None:
-        m = load_map()
-        _SHIPPED = DataPair(m, load_game_data(game_map=m))
-        _SHIPPED_MAP, _SHIPPED_DATA = _SHIPPED.game_map, _SHIPPED.game_data
-    return _SHIPPED
-
-
-def game_map() -> GameMap:
-    """The active game's map (see ``using_data``), else the shipped map (cached)."""
-    p = _active()
-    if p is None:
-        return _SHIPPED_MAP if _SHIPPED_MAP is not None else shipped_data().game_map
-    return p.game_map
-
-
-def game_data() -> GameData:
-    """The active game's data (see ``using_data``), else the shipped data (cached)."""
-    p = _active()
-    if p is None:
-        return _SHIPPED_DATA if _SHIPPED_DATA is not None else shipped_data().game_data
-    return p.game_data
 
 
 @dataclass
@@ -214,6 +153,19 @@ class GameState:
     data_pair: DataPair | None = None                             # the game's own map/data; None: shipped
     must_leave: dict[str, list[str]] = field(default_factory=dict)  # 7.1.3: neutral home area -> sides to leave
 
+    # -- the map and data it is played with ---------------------------------------------------
+    @property
+    def map(self) -> GameMap:
+        """The map this game is played with: its override's (``data_pair``), else the shipped map."""
+        p = self.data_pair
+        return (p if p is not None else shipped_data()).game_map
+
+    @property
+    def data(self) -> GameData:
+        """The game data this game is played with: its override's (``data_pair``), else the shipped data."""
+        p = self.data_pair
+        return (p if p is not None else shipped_data()).game_data
+
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
         """An independent copy, deep by construction (``medviz.engine.copying``): snapshots rely on it."""
@@ -275,7 +227,7 @@ class GameState:
 
     def land_units_on_map(self, power: str) -> int:
         """Ground units of ``power`` on the map (7.3)."""
-        m = game_map().areas
+        m = self.map.areas
         return sum(n for a, u in self.units.items() if m[a].kind == "land"
                    for (p, c), n in u.items() if p == power and c != "F") + (
             sum(n for (p, c), n in self.force.cargo.items() if p == power) if self.force else 0)
@@ -290,7 +242,7 @@ class GameState:
 
     def city_count(self, side: str) -> int:
         """Cities in land areas under ``side``'s total control (6.1)."""
-        m = game_map().areas
+        m = self.map.areas
         return sum(1 for a, c in self.ctl.items() if c == side and m[a].city)
 
 
@@ -350,14 +302,14 @@ def _holder(state: GameState, area: str, c: str) -> str:
     if len(allies) != 1:
         return c
     ally = allies.pop()
-    pw = game_data().powers.get(ally)
+    pw = state.data.powers.get(ally)
     return ally if pw is not None and (area in pw.home_areas or area in pw.controlled_at_start) else c
 
 
 def refresh_control(state: GameState, areas: Any = None) -> None:
     """Recompute control of ``areas`` (all land areas if None); track 3.4 b and 13.0 'taken'."""
-    m = game_map().areas
-    sc = game_data().scenarios.get(state.scenario)
+    m = state.map.areas
+    sc = state.data.scenarios.get(state.scenario)
     guarded = sc.victory.get("a_must_not_take", ()) if sc is not None else ()  # 13.0
     for a in (areas if areas is not None else state.ctl.keys()):
         if m[a].kind != "land":
@@ -379,7 +331,7 @@ def sea_control(state: GameState, sea: str) -> str | None:
 
 def friendly_port_seas(state: GameState, side: str) -> set[str]:
     """Sea areas on whose coast lies a city of a land area under ``side``'s total control (11.1, 6.2)."""
-    m = game_map().areas
+    m = state.map.areas
     out: set[str] = set()
     for a, c in state.ctl.items():
         if c == side and m[a].city:
@@ -387,8 +339,14 @@ def friendly_port_seas(state: GameState, side: str) -> set[str]:
     return out
 
 
+def cost(state: GameState, what: str) -> int:
+    """An Operation Point Cost Table entry, doubled in a Plague turn (12.0 Plague)."""
+    c = state.data.operations.costs[what]
+    return c * 2 if state.plague else c
+
+
 # --------------------------------------------------------------------------------------------
-# Which data a game is played with (user override files, docs/data-provenance.md)
+# Which data a game is played with (user override files, docs/data-provenance.md, datapair.py)
 # --------------------------------------------------------------------------------------------
 def data_of(subject: Any) -> DataPair | None:
     """The data a game state, history or pair is played with; None for the shipped data."""
@@ -402,21 +360,6 @@ def data_of(subject: Any) -> DataPair | None:
     return getattr(subject, "data_pair", None)
 
 
-@contextmanager
-def using_data(subject: Any) -> Iterator[DataPair | None]:
-    """Make ``game_map()``/``game_data()`` read this game's data inside the block.
-
-    ``subject`` is a ``GameState``, a ``History`` (its final state), a ``DataPair`` or None
-    (the shipped data). The previous data is restored on leaving, also on an error.
-    """
-    pair = data_of(subject)
-    token = ACTIVE_DATA.set(pair)
-    try:
-        yield pair
-    finally:
-        ACTIVE_DATA.reset(token)
-
-
-def active_data() -> DataPair | None:
-    """The pair set by the innermost ``using_data`` (None: the shipped data)."""
-    return ACTIVE_DATA.get()
+def pair_of(subject: Any) -> DataPair:
+    """The map and data a game state, history or pair is played with (the shipped ones for None)."""
+    return data_of(subject) or shipped_data()

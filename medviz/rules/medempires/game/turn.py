@@ -15,8 +15,6 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
     GameState,
-    game_data,
-    game_map,
     land_distances,
     other_side,
 )
@@ -103,7 +101,7 @@ def resolve_drawn(state: GameState, ctx: Context, side: str, marker: str, rid: s
 
 def _crusade_candidates(state: GameState, side: str, fleets: bool) -> list[str]:
     out = []
-    m = game_map().areas
+    m = state.map.areas
     for area in sorted(state.units):
         for (p, c), n in sorted(state.units[area].items()):
             if n <= 0 or state.side_of(p) != side:
@@ -144,7 +142,7 @@ def bury_kings_alone(state: GameState, ctx: Context) -> None:
     (8.1), nearest first (his player chooses). With no such area he leaves the map for the pool.
     """
     carried = set(state.force.cargo_kings) if state.force else set()
-    data, m = game_data(), game_map().areas
+    data, m = state.data, state.map.areas
     for k, area in sorted(state.kings.items()):
         if k in carried or m[area].kind != "land":
             continue
@@ -165,9 +163,9 @@ def bury_kings_alone(state: GameState, ctx: Context) -> None:
 
 def king_refuges(state: GameState, power: str, start: str) -> list[str]:
     """Areas in the side's total control holding ``power``'s own land units, nearest to ``start`` first."""
-    m = game_map().areas
+    m = state.map.areas
     side = PLAYER_POWERS[power]
-    dist = land_distances(start)  # moves over land; islands beyond a strait come last
+    dist = land_distances(state.map, start)  # moves over land; islands beyond a strait come last
     places = [a for a, c in state.ctl.items() if c == side and m[a].kind == "land"
               and any(p == power and code != "F" and n > 0 for (p, code), n in state.units.get(a, {}).items())]
     return sorted(places, key=lambda a: (dist.get(a, 99), a))
@@ -185,9 +183,9 @@ def task_end_of_turn(state: GameState, ctx: Context) -> None:
     if state.options.get("mercenaries"):
         mutiny(state, ctx)
     for k in sorted(state.kings):
-        power = game_data().kings[k].power
+        power = state.data.kings[k].power
         side = PLAYER_POWERS[power]
-        die = ctx.roll(f"{gt(state)}/end/king-death/{k}", actor=side, purpose=f"death of {game_data().kings[k].name} (8.1)",
+        die = ctx.roll(f"{gt(state)}/end/king-death/{k}", actor=side, purpose=f"death of {state.data.kings[k].name} (8.1)",
                        effects={f: ("dies" if f >= 5 else "lives") for f in range(1, 7)})
         if die >= 5:
             ctx.change("king-died", actor=side, king=k, power=power, cause="disease or natural causes")
@@ -226,7 +224,7 @@ def mutiny(state: GameState, ctx: Context) -> None:
     idle = sum(n for u in state.units.values() for (p, c), n in u.items() if c == "M") - state.merc_fought
     if idle <= 0:
         return
-    m = game_map().areas
+    m = state.map.areas
     for i in range(1, idle + 1):
         places = sorted(a for a, u in state.units.items() if u.get(("aragon", "M"), 0) and m[a].kind == "land")
         if not places:
@@ -246,7 +244,7 @@ def mutiny(state: GameState, ctx: Context) -> None:
 # --------------------------------------------------------------------------------------------
 def victory_points(state: GameState) -> dict[str, int]:
     """4.1: one VP per city under a side's total control that it did not control at the start."""
-    m = game_map().areas
+    m = state.map.areas
     vp = {"A": 0, "B": 0}
     for a, c in state.ctl.items():
         if c in SIDES and m[a].city and state.start_ctl.get(a) != c:
@@ -261,7 +259,7 @@ def _side_names(data: Any, side: str) -> str:
 
 def judge(state: GameState) -> dict[str, Any]:
     """The outcome contract: winner, vp, control of every land area, and why."""
-    data = game_data()
+    data = state.data
     sc = data.scenarios[state.scenario]
     control = dict(sorted(state.ctl.items()))
     vp = victory_points(state)
@@ -275,7 +273,7 @@ def judge(state: GameState) -> dict[str, Any]:
             taken = [a for a in guarded if a in state.taken]
         b_wins = len(held) == len(need) and not taken
         vp = {"A": len(taken), "B": len(held)}
-        m = game_map().areas
+        m = state.map.areas
         names = lambda areas: ", ".join(m[a].name for a in areas) or "none"  # noqa: E731
         side_a, side_b = _side_names(data, "A"), _side_names(data, "B")
         why = (f"13.0: vp counts for Player B the key areas it holds ({len(held)} of {len(need)}: {names(held)}), "
