@@ -1,7 +1,8 @@
 """*Medieval: The XIIIth Century in Europe* (GMT 2004) on the medviz engine: the declared ruleset.
 
 Scenarios ``three-players``, ``four-players`` and ``five-players``; seats ``A`` to ``E`` (the
-Example of Play's letters). Option ``data_override``: a TOML file patching the shipped data.
+Example of Play's letters). Options: ``data_override``, a TOML file patching the shipped data; ``max_rounds`` (default 60),
+after which the game stops even if the deck has not ended it (a ruling, see the coverage doc).
 """
 
 from __future__ import annotations
@@ -24,14 +25,18 @@ HIDDEN = "hidden"
 
 def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]:
     def setup(options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        unknown = set(options) - {"data_override"}
+        unknown = set(options) - {"data_override", "max_rounds"}
         if unknown:
-            raise MalformedInput(f"{GAME}: unknown option(s) {', '.join(sorted(unknown))} (known: data_override)")
+            raise MalformedInput(f"{GAME}: unknown option(s) {', '.join(sorted(unknown))} "
+                                 f"(known: data_override, max_rounds)")
+        max_rounds = options.get("max_rounds", 60)
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1000:
+            raise MalformedInput(f"{GAME}: option max_rounds must be a whole number 1..1000, not {max_rounds!r}")
         override = options.get("data_override")
         if override is not None and not isinstance(override, str):
             raise MalformedInput(f"{GAME}: option data_override must be a file path, not {override!r}")
         data = load_game_data(override)
-        return turn.initial_state(scenario, data), [Task.of("prepare", checkpoint=True)]
+        return turn.initial_state(scenario, data, max_rounds), [Task.of("prepare", checkpoint=True)]
     return setup
 
 
@@ -57,7 +62,7 @@ class MedievalRuleset(DefinedRuleset):
         return GameDefinition(scenarios=scenarios, tasks=tasks, reducers=REDUCERS, phases=phases)
 
     def options(self, scenario: str) -> Mapping[str, Any]:
-        return {"data_override": None}
+        return {"data_override": None, "max_rounds": 60}
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:

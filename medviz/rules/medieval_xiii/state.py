@@ -63,6 +63,9 @@ class MedievalState:
     #: What each seat has seen by Spies (8.1): its own notes, hidden from the others.
     peeks: dict[str, list[Any]] = field(default_factory=dict)
     round: int = 0
+    #: The game stops after this round even if the Mongols have not ended it (option ``max_rounds``;
+    #: a ruling for players who never draw: the rules end the game only through the deck, 3.5).
+    max_rounds: int = 60
     #: Why the game ended ("" while it goes on).
     over: str = ""
 

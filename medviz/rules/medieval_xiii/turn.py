@@ -26,7 +26,7 @@ SEAT_IDS = ("A", "B", "C", "D", "E")
 SCENARIO_SEATS: Mapping[str, int] = {"three-players": 3, "four-players": 4, "five-players": 5}
 
 
-def initial_state(scenario: str, data: GameData) -> MedievalState:
+def initial_state(scenario: str, data: GameData, max_rounds: int = 60) -> MedievalState:
     """The table before set-up: every card in its box; the homes of 2.3 (France 1B English, Spain 3A Almoravid)."""
     seats = SEAT_IDS[:SCENARIO_SEATS[scenario]]
     home = {p: (v.home_at_start or v.power) for p, v in data.provinces.items() if v.power}
@@ -38,7 +38,7 @@ def initial_state(scenario: str, data: GameData) -> MedievalState:
         aside=[c for c in powers if not data.powers[c[6:]].draft] + sorted(data.action_cards),
         map_deck=[c for c in data.cards if not data.cards[c].start],
         map_in_play=[c for c in data.cards if data.cards[c].start],
-        home=home, ruler={p: v.ruler for p, v in data.powers.items()},
+        home=home, ruler={p: v.ruler for p, v in data.powers.items()}, max_rounds=max_rounds,
     )
 
 
@@ -139,8 +139,10 @@ def task_player_turn(s: MedievalState, ctx: Context, round: int, index: int) -> 
         phase_actions(s, ctx, seat, prefix)
     if not s.over and not s.action_deck:
         end_game(s, ctx, "the last Action Card has been drawn and its player's turn is over (3.5)")
+    nxt = index + 1
+    if not s.over and nxt == len(s.order) and round >= s.max_rounds:
+        end_game(s, ctx, f"the round limit ({s.max_rounds}) was reached (a ruling: option max_rounds)")
     if not s.over:
-        nxt = index + 1
         ctx.schedule(Task.of("player_turn", checkpoint=True, round=round + (nxt == len(s.order)),
                              index=nxt % len(s.order)))
 
