@@ -109,9 +109,9 @@ def play_power_card(s: MedievalState, ctx: Context, seat: str, power: str) -> No
     owners = {s.control.get(p) for p in provs}
     name = s.data.powers[power].name
     if free:
-        take_power(s, ctx, seat, power, f"4.3 A: {name} has uncontrolled provinces in play")
         for p in free:
             ctx.change("control", actor=seat, province=p, seat=seat, why="4.3 A")
+        take_power(s, ctx, seat, power, f"4.3 A: {name} has uncontrolled provinces in play")
     elif len(owners) == 1 and None not in owners:
         take_power(s, ctx, owners.pop(), power, "4.3 B: controls all its provinces in play")  # type: ignore[arg-type]
     else:
