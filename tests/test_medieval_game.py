@@ -218,3 +218,20 @@ def test_militia_bids_are_secret_and_simultaneous() -> None:
     h = _game("three-players", 1)
     bids = [e for e in h.decisions() if "/militia/" in e.decision and not e.decision.endswith("after-spies")]
     assert bids and all(e.secret for e in bids)
+
+
+# -- players ---------------------------------------------------------------------------------
+
+def test_the_heuristic_beats_random_players_at_every_seat_count() -> None:
+    from medviz.rules.medieval_xiii.players import HeuristicPolicy
+
+    assert isinstance(RULESET.policies["heuristic"]("4"), HeuristicPolicy)
+    for scenario in SCENARIOS:
+        seats = [s.id for s in RULESET.seats(scenario)]
+        wins = 0
+        for g in range(len(seats)):
+            me = seats[g]
+            players = {s: (HeuristicPolicy(g) if s == me else RandomPolicy(g * 10 + i)) for i, s in enumerate(seats)}
+            out = summary(play(RULESET, scenario, {}, seed=100 + g, players=players))
+            wins += me in (out["winner"] if isinstance(out["winner"], list) else [out["winner"]])
+        assert wins >= len(seats) - 1, f"{scenario}: the heuristic won {wins} of {len(seats)}"

@@ -187,6 +187,7 @@ def attack(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, targ
     ctx.change("turn_flag", key="attacks", value=s.turn["attacks"] + 1)
     ctx.change("turn_flag", key="attacked_with", value=power, append=True)
     ctx.report("attack", actor=seat, power=power, target=target, route=route.kind, rule="9.4")
+    ctx.change("turn_flag", key="battle", value={"attacker": seat, "power": power, "target": target})
     for other in route.permission:
         ok = ctx.decide(f"{rid}/permission/{other}", other,
                         [{"do": "refuse"}, {"do": "grant"}],
@@ -250,6 +251,7 @@ def knights_attack(s: MedievalState, ctx: Context, rid: str, seat: str, card: st
     ctx.change("move_card", actor=seat, card=card, to="discard", why="7.1: Knights of Christ attack")
     ctx.change("turn_flag", key="attacks", value=s.turn["attacks"] + 1)
     ctx.report("attack", actor=seat, power="knights_of_christ", target=target, route="none", rule="7.1")
+    ctx.change("turn_flag", key="battle", value={"attacker": seat, "power": "knights_of_christ", "target": target})
     defence = defender_side(s, target)
     side = Side(seat, data.c("knights_army"), 0, True, "the Knights of Christ")
     won = land_battle(s, ctx, rid, seat, side, target, defence, militia_cost=10**6)
