@@ -150,8 +150,8 @@ def naval_passage(s: MedievalState, ctx: Context, rid: str, seat: str, power: st
                 coasts = [p for sid in crossed for p in data.seas[sid].coasts
                           if s.control.get(p) == other and s.home.get(p) == pw]
                 if coasts:
-                    island = any(data.provinces[p].island for p in coasts)
-                    candidates.append((0 if island else 1, -(data.powers[pw].navy or 0), pw, other))
+                    on_island = any(data.provinces[p].island for p in coasts)
+                    candidates.append((0 if on_island else 1, -(data.powers[pw].navy or 0), pw, other))
         ranked: list[tuple[int, int, int, str, str]] = []
         for island, navy, pw, other in candidates:
             tie = sum(1 for c in candidates if c[:2] == (island, navy))

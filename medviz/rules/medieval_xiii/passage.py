@@ -107,7 +107,7 @@ def _sea_reach(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
     data = s.data
     frontier = [(sea, (sea.id,)) for sea in data.seas.values() if province in sea.coasts and sea.card in s.map_in_play]
     seen: dict[str, tuple[str, ...]] = {}
-    queue = [(sea.id, path) for sea, path in frontier]
+    queue: list[tuple[str, tuple[str, ...]]] = [(sea.id, path) for sea, path in frontier]
     while queue:
         sid, path = queue.pop(0)
         if sid in seen:

@@ -55,7 +55,7 @@ class MedievalRuleset(DefinedRuleset):
             )
             for name, n in turn.SCENARIO_SEATS.items()
         }
-        tasks = {"prepare": turn.task_prepare, "draft_pick": turn.task_draft_pick, "deal": turn.task_deal,
+        tasks: dict[str, Callable[..., None]] = {"prepare": turn.task_prepare, "draft_pick": turn.task_draft_pick, "deal": turn.task_deal,
                  "player_turn": turn.task_player_turn}
         phases = {"set-up": "Set-up (2.0)", "draw": "A. Draw Action Cards", "map card": "B. Map Card",
                   "mandatory cards": "C. Mandatory Cards", "actions": "D. Action Phase"}
