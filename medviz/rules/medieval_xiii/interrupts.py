@@ -1,0 +1,73 @@
+"""Cards played out of turn: Deus ex Machina cancels a card (8.6), an Assassin cancels Spies (8.2)."""
+
+from __future__ import annotations
+
+from medviz.engine import Context
+from medviz.rules.medieval_xiii.state import MedievalState
+
+#: Kinds Deus ex Machina may cancel (8.6 names Pope, Mongol and Knights of Christ as immune; a
+#: ruling keeps Power cards out too: they are not events, and 3.2 never lets one leave the game).
+CANCELLABLE = frozenset({"spies", "assassin", "civil_war", "jihad", "heresy", "disaster", "change_of_ruler"})
+
+
+def kind_of(s: MedievalState, card: str) -> str:
+    """A card's kind: ``power`` for Power cards, else its Action Card kind."""
+    return "power" if card.startswith("power-") else s.data.action_cards[card]
+
+
+def holding(s: MedievalState, seat: str, kind: str) -> str | None:
+    """The first card of ``kind`` in ``seat``'s hand, else None."""
+    for c in s.hands[seat]:
+        if not c.startswith("power-") and s.data.action_cards[c] == kind:
+            return c
+    return None
+
+
+def seats_after(s: MedievalState, seat: str) -> list[str]:
+    """The other seats in player order, starting at ``seat``'s left."""
+    order = s.order or list(s.seats)
+    i = order.index(seat)
+    return order[i + 1:] + order[:i]
+
+
+def left_of(s: MedievalState, seat: str) -> str:
+    """The seat to ``seat``'s left (rolls for the Mongols' target, 5.2, and for defenders nobody holds)."""
+    return seats_after(s, seat)[0]
+
+
+def cancelled(s: MedievalState, ctx: Context, rid: str, card: str, player: str, words: str) -> bool:
+    """Offer every other holder of Deus ex Machina the chance to cancel ``card`` (8.6); True if one does."""
+    if kind_of(s, card) not in CANCELLABLE:
+        return False
+    for seat in seats_after(s, player):
+        dem = holding(s, seat, "deus_ex_machina")
+        if dem is None:
+            continue
+        choice = ctx.decide(f"{rid}/deus-ex-machina/{seat}", seat,
+                            [{"do": "let-it-be"}, {"do": "cancel", "card": dem, "against": card}],
+                            prompt=f"Cancel {player}'s {words} with Deus ex Machina (8.6)?")
+        if choice["do"] == "cancel":
+            ctx.change("move_card", actor=seat, card=dem, to="discard", why="8.6: Deus ex Machina played")
+            ctx.report("cancelled", actor=seat, card=card, by=dem, rule="8.6")
+            return True
+    return False
+
+
+def spies_stopped(s: MedievalState, ctx: Context, rid: str, spies: str, player: str, against: str | None) -> bool:
+    """Offer an Assassin (8.2) to the Spies' target first, then to the others; or Deus ex Machina (8.6)."""
+    others = seats_after(s, player)
+    if against is not None and against in others:
+        others.remove(against)
+        others.insert(0, against)
+    for seat in others:
+        assassin = holding(s, seat, "assassin")
+        if assassin is None:
+            continue
+        choice = ctx.decide(f"{rid}/assassin-counter/{seat}", seat,
+                            [{"do": "let-it-be"}, {"do": "cancel", "card": assassin, "against": spies}],
+                            prompt=f"Cancel {player}'s Spies with an Assassin (8.2)?")
+        if choice["do"] == "cancel":
+            ctx.change("move_card", actor=seat, card=assassin, to="discard", why="8.2: Assassin cancels Spies")
+            ctx.report("cancelled", actor=seat, card=spies, by=assassin, rule="8.2")
+            return True
+    return cancelled(s, ctx, rid, spies, player, "Spies")

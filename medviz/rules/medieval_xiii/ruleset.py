@@ -1,0 +1,111 @@
+"""*Medieval: The XIIIth Century in Europe* (GMT 2004) on the medviz engine: the declared ruleset.
+
+Scenarios ``three-players``, ``four-players`` and ``five-players``; seats ``A`` to ``E`` (the
+Example of Play's letters). Options: ``data_override``, a TOML file patching the shipped data; ``max_rounds`` (default 60),
+after which the game stops even if the deck has not ended it (a ruling, see the coverage doc).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from medviz.engine import DecisionPoint, History, IllegalAction, MalformedInput, MedvizError, Policy, Seat, Task
+from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
+from medviz.engine.events import ChangeEvent, DecisionEvent, Event, ReportEvent
+from medviz.rules.medieval_xiii import turn
+from medviz.rules.medieval_xiii.gamedata import load_game_data
+from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState
+
+GAME = "medieval-xiii"
+COLOURS = {"A": "#d62728", "B": "#1f77b4", "C": "#2ca02c", "D": "#ff7f0e", "E": "#9467bd"}
+HIDDEN = "hidden"
+
+
+def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]:
+    def setup(options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
+        unknown = set(options) - {"data_override", "max_rounds"}
+        if unknown:
+            raise MalformedInput(f"{GAME}: unknown option(s) {', '.join(sorted(unknown))} "
+                                 f"(known: data_override, max_rounds)")
+        max_rounds = options.get("max_rounds", 60)
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1000:
+            raise MalformedInput(f"{GAME}: option max_rounds must be a whole number 1..1000, not {max_rounds!r}")
+        override = options.get("data_override")
+        if override is not None and not isinstance(override, str):
+            raise MalformedInput(f"{GAME}: option data_override must be a file path, not {override!r}")
+        data = load_game_data(override)
+        return turn.initial_state(scenario, data, max_rounds), [Task.of("prepare", checkpoint=True)]
+    return setup
+
+
+class MedievalRuleset(DefinedRuleset):
+    """The rules of Medieval (1.0-13.0) as a medviz ruleset."""
+
+    game = GAME
+    title = "Medieval: The XIIIth Century in Europe"
+
+    def define(self) -> GameDefinition:
+        scenarios = {
+            name: ScenarioDefinition(
+                name=name, setup=_setup(name), outcome=turn.outcome,
+                seats=tuple(Seat(s, f"Player {s}", COLOURS[s]) for s in turn.SEAT_IDS[:n]),
+                title=f"{n} players",
+            )
+            for name, n in turn.SCENARIO_SEATS.items()
+        }
+        tasks: dict[str, Callable[..., None]] = {"prepare": turn.task_prepare, "draft_pick": turn.task_draft_pick, "deal": turn.task_deal,
+                 "player_turn": turn.task_player_turn}
+        phases = {"set-up": "Set-up (2.0)", "draw": "A. Draw Action Cards", "map card": "B. Map Card",
+                  "mandatory cards": "C. Mandatory Cards", "actions": "D. Action Phase"}
+        return GameDefinition(scenarios=scenarios, tasks=tasks, reducers=REDUCERS, phases=phases)
+
+    def options(self, scenario: str) -> Mapping[str, Any]:
+        return {"data_override": None, "max_rounds": 60}
+
+    @property
+    def policies(self) -> Mapping[str, Callable[..., Policy]]:
+        from medviz.rules.medieval_xiii.players import HeuristicPolicy
+
+        return {"heuristic": HeuristicPolicy.from_spec}
+
+    def observe(self, state: Any, seat: str) -> Any:
+        """What ``seat`` sees (1.7, 2.1, 2.6): its own hand; of the others only how many cards they
+        hold; the decks face down (only their size); only its own Spies notes. Florins are open
+        (a ruling: 1.7 lets players hide them, the Example of Play counts them openly).
+
+        A shallow view: the hidden fields are replaced, the rest is shared; policies only read it.
+        """
+        s: MedievalState = state
+        return dataclasses.replace(
+            s,
+            hands={k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()},
+            action_deck=[HIDDEN] * len(s.action_deck),
+            map_deck=[HIDDEN] * len(s.map_deck),
+            peeks={k: v for k, v in s.peeks.items() if k == seat},
+        )
+
+    def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
+        return IllegalAction(f"{point.decision}: {choice!r} is not allowed here; the legal options are "
+                             f"{list(point.options)!r}", rule="3.1")
+
+    def describe(self, event: Event) -> str:
+        if isinstance(event, ChangeEvent):
+            data = dict(event.data)
+            why = data.pop("why", "")
+            return f"{event.change}: " + ", ".join(f"{k}={v}" for k, v in data.items()) + (f" ({why})" if why else "")
+        if isinstance(event, DecisionEvent):
+            return f"{event.actor} chose {event.choice!r} at {event.decision}"
+        if isinstance(event, ReportEvent):
+            return f"{event.report}: " + ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return super().describe(event)
+
+
+RULESET = MedievalRuleset()
+
+
+def summary(history: History) -> dict[str, Any]:
+    """The result of a finished game: ``{"winner": seat or [seats], "scores": {seat: VP}, "reason": text}``."""
+    out = history.outcome
+    return {"winner": out["winner"], "scores": dict(out["scores"]), "reason": out["reason"]}
