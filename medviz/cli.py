@@ -92,7 +92,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game of any installed ruleset and print its summary (or save its history)."""
     from medviz.engine import play
 
-    rs, scenario = args.ruleset, args.scenario
+    rs = args.ruleset
+    scenario = rs.play_scenario(args.scenario, args)
     if args.out is not None:
         check_output_path(args.out, "--out")
     options, players = rs.play_setup(scenario, args)

@@ -173,3 +173,15 @@ def test_battle_json_prints_a_history_that_loads(capsys: pytest.CaptureFixture[s
     assert main(["battle", "--attacker", "aragon:1FA", "--defender", "anjou:1L", "--seed", "2", "--json"]) == 0
     h = History.from_json(capsys.readouterr().out)
     assert h.scenario == "battle" and h.seed == 2 and h.outcome["winner"] in ("attacker", "defender", "none")
+
+
+def test_medviz_play_medieval_takes_a_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 12: ``medviz play medieval-xiii --players 3|4|5 [--player SEAT=POLICY]`` with the outcome contract."""
+    assert main(["play", "medieval-xiii", "--players", "4", "--seed", "3", "--player", "A=heuristic", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["scenario"] == "four-players" and set(info["scores"]) == {"A", "B", "C", "D"}
+    assert info["players"]["A"].startswith("heuristic") and info["reason"]
+    assert info["winner"] in info["scores"] or set(info["winner"]) <= set(info["scores"])
+    with pytest.raises(SystemExit) as exc:  # argparse refuses a count the game has no scenario for
+        main(["play", "medieval-xiii", "--players", "7"])
+    assert exc.value.code == 2 and "invalid choice: 7" in capsys.readouterr().err

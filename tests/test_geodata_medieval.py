@@ -72,7 +72,8 @@ def parse_reference(text: str) -> tuple[dict[str, list[str]], dict[str, list[str
                 suffix = f"_{_snake(code.group(2))}" if code.group(2) else ""
                 ids.append(f"{code.group(1).lower()}_{card.lower()}{suffix}")
             elif re.fullmatch(r"[A-Z][a-z]+(?:[ /][A-Z][a-z]+)*", item):
-                ids.append(_snake(item))
+                # the rules' data names the island pair by its code SAR, like every other province
+                ids.append({"sardinia_corsica": "sar"}.get(_snake(item), _snake(item)))
         provinces[card] = ids
         codes: list[str] = []
         for c in re.findall(r"`(\d[A-F]-[A-Za-z-]+)`", cells[-1]):
@@ -88,7 +89,7 @@ def test_reference_parser_reads_a_table_row() -> None:
            "[T\\*], Papal States [P] | 3 | none | `3B-Tyrrhenian` [T] |\n**Sea links")
     provinces, seas = parse_reference(row)
     assert provinces == {"3D": ["byz_3d", "lat_3d_thrace", "sel_3d", "tre_3d"],
-                         "3B": ["alm_3b", "sardinia_corsica", "papal_states"]}
+                         "3B": ["alm_3b", "sar", "papal_states"]}
     assert seas == {"3D": ["3D-Med", "3D-Black"], "3B": ["3B-Tyrrhenian"]}
 
 
@@ -116,15 +117,15 @@ def test_ids_match_the_build_scripts_lists(geo, build) -> None:  # type: ignore[
 def test_sea_ids_number_each_cards_naval_areas_from_one(geo, build) -> None:  # type: ignore[no-untyped-def]
     per_card: dict[str, list[str]] = {}
     for sid in build.SEAS:  # dict order is the reference's order
-        m = re.fullmatch(r"sea_(\d[A-F])_(\d+)", sid)
+        m = re.fullmatch(r"sea_(\d[a-f])_(\d+)", sid)
         assert m, sid
-        assert build.SEAS[sid].card == m.group(1)
-        assert build.SEAS[sid].ref.startswith(m.group(1) + "-")
+        assert build.SEAS[sid].card.lower() == m.group(1)
+        assert build.SEAS[sid].ref.lower().startswith(m.group(1) + "-")
         per_card.setdefault(m.group(1), []).append(m.group(2))
     for card, numbers in per_card.items():
         assert numbers == [str(n) for n in range(1, len(numbers) + 1)], card
-    assert geo.loc["sea_2B_2", "ref"] == "2B-Adriatic"
-    assert geo.loc["sea_3D_2", "ref"] == "3D-Black"
+    assert geo.loc["sea_2b_2", "ref"] == "2B-Adriatic"
+    assert geo.loc["sea_3d_2", "ref"] == "3D-Black"
 
 
 @pytest.mark.skipif(not REFERENCE.exists(), reason=f"{REFERENCE} not present (the shared reference is outside the repository)")
@@ -134,7 +135,7 @@ def test_ids_match_the_reference_cards(build) -> None:  # type: ignore[no-untype
     for card in build.CARDS:
         assert [p for p, a in build.PROVINCES.items() if a.card == card] == provinces[card], card
         assert [s.ref for s in build.SEAS.values() if s.card == card] == seas[card], card
-        assert [s for s, a in build.SEAS.items() if a.card == card] == [f"sea_{card}_{n}" for n in
+        assert [s for s, a in build.SEAS.items() if a.card == card] == [f"sea_{card.lower()}_{n}" for n in
                                                                        range(1, len(seas[card]) + 1)]
 
 
@@ -183,7 +184,7 @@ def test_medieval_places_fall_in_their_provinces(geo) -> None:  # type: ignore[n
         (2.35, 48.86): "fra_1b", (-0.13, 51.51): "eng_1b", (-2.59, 51.45): "eng_1a", (-0.58, 44.84): "fra_2a",
         (-3.70, 42.34): "spa_2a", (-5.99, 37.39): "spa_3a", (4.10, 39.97): "spa_3a", (-7.99, 31.63): "alm_3a",
         (10.18, 36.80): "alm_3b", (12.50, 41.90): "papal_states", (13.36, 38.12): "hre_3b",
-        (9.15, 42.30): "sardinia_corsica", (12.34, 45.44): "ven_2b", (9.19, 45.46): "hre_2b",
+        (9.15, 42.30): "sar", (12.34, 45.44): "ven_2b", (9.19, 45.46): "hre_2b",
         (13.73, 45.55): "ven_2c", (19.94, 50.06): "pol_2c", (19.04, 47.50): "hun_2c", (14.42, 50.08): "hre_2c",
         (31.28, 58.52): "rus_1d", (24.10, 56.95): "liv_1d", (17.64, 59.86): "swe_1c", (12.08, 55.64): "den_1c",
         (9.40, 56.45): "den_1b", (28.95, 41.02): "lat_3d_thrace", (29.72, 40.43): "byz_3d",
@@ -211,12 +212,12 @@ def test_borders_the_rules_and_the_reference_need(geo) -> None:  # type: ignore[
                  ("hre_2b", "papal_states"), ("hre_3b", "papal_states")]:
         assert _shared(geo, a, b) >= 0.02, (a, b)
     # L5 (§10.1): a fleet sails 1A -> 2A -> 3A -> 3B
-    for a, b in [("sea_1A_1", "sea_2A_1"), ("sea_2A_1", "sea_3A_1"), ("sea_3A_1", "sea_3B_1")]:
+    for a, b in [("sea_1a_1", "sea_2a_1"), ("sea_2a_1", "sea_3a_1"), ("sea_3a_1", "sea_3b_1")]:
         assert _shared(geo, a, b) >= 0.02, (a, b)
     # §6: the Straits separate Thrace from Nicaea; islands are reached by sea only
     land_pairs = {frozenset(p) for p in touching_pairs(geo, ("land", "land"))}
     assert frozenset(("lat_3d_thrace", "byz_3d")) not in land_pairs
-    for island in ("ven_3c", "ven_3d", "ven_4c", "lat_4d", "hre_4b", "sardinia_corsica"):
+    for island in ("ven_3c", "ven_3d", "ven_4c", "lat_4d", "hre_4b", "sar"):
         assert not any(island in p for p in land_pairs), island
 
 
@@ -285,3 +286,15 @@ def test_land_follows_the_natural_earth_coast(geo, build) -> None:  # type: igno
                                                                   "geometry"])), cover)
     # simplification (~3 km), dropped islets, town discs and the opened Straits move a little land
     assert shapely.symmetric_difference(ne, drawn).area < 0.01 * ne.area
+
+
+def test_the_map_names_exactly_the_rules_provinces_and_naval_areas(geo) -> None:  # type: ignore[no-untyped-def]
+    """Ids agree with the engine: every province and naval area of the rules' data has its polygon."""
+    import tomllib
+
+    data = Path(__file__).resolve().parent.parent / "medviz" / "rules" / "medieval_xiii" / "data"
+    provinces = {p["id"] for p in tomllib.loads((data / "provinces.toml").read_text(encoding="utf-8"))["province"]}
+    seas = {s["id"] for s in tomllib.loads((data / "map.toml").read_text(encoding="utf-8"))["sea"]}
+    drawn = geo[geo["kind"].isin(["land", "sea"])]
+    assert set(drawn.index[drawn["kind"] == "land"]) == provinces
+    assert set(drawn.index[drawn["kind"] == "sea"]) == seas

@@ -193,6 +193,10 @@ class Ruleset(abc.ABC):
         parser.add_argument("--option", action="append", metavar="NAME[=VALUE]",
                             help="a scenario option (repeatable); NAME alone switches it on")
 
+    def play_scenario(self, scenario: str, args: Any) -> str:
+        """The scenario ``medviz play`` plays, once the flags are read (default: the one named)."""
+        return scenario
+
     def play_setup(self, scenario: str, args: Any) -> tuple[dict[str, Any], dict[str, Policy]]:
         """The options and players of ``medviz play`` from the parsed flags (see ``play_arguments``)."""
         from medviz.engine.cliargs import parse_value

@@ -102,6 +102,34 @@ class MedievalRuleset(DefinedRuleset):
         return super().describe(event)
 
 
+    # -- medviz play medieval-xiii --players 3|4|5 -------------------------------------------------
+    _BY_COUNT = {3: "three-players", 4: "four-players", 5: "five-players"}
+
+    def play_arguments(self, scenario: str, parser: Any) -> None:
+        """``--players 3|4|5`` picks the scenario; ``--player SEAT=POLICY`` and ``--option`` as for any game."""
+        parser.add_argument("--players", type=int, choices=sorted(self._BY_COUNT),
+                            help="how many players (default: as the scenario named; medieval-xiii alone: 3)")
+        super().play_arguments(scenario, parser)
+
+    def play_scenario(self, scenario: str, args: Any) -> str:
+        n = getattr(args, "players", None)
+        return self._BY_COUNT[n] if n else scenario
+
+    def summary(self, history: Any) -> dict[str, Any]:
+        """The outcome contract: winner (a seat or a list of tied seats), scores, reason; plus seed and players."""
+        return {**summary(history), "scenario": history.scenario, "seed": history.seed,
+                "players": {a: p.spec for a, p in sorted(history.spec.players.items())},
+                "events": len(history.events)}
+
+    def summary_lines(self, history: Any, info: Mapping[str, Any]) -> list[str]:
+        winner = info["winner"]
+        who = ", ".join(winner) + " (tied)" if isinstance(winner, list) else str(winner)
+        scores = ", ".join(f"{seat} {n}" for seat, n in sorted(info["scores"].items(), key=lambda kv: -kv[1]))
+        players = ", ".join(f"{seat}: {spec}" for seat, spec in info["players"].items())
+        return [f"Medieval, {history.scenario}, seed {history.seed} ({players})",
+                f"Winner: {who}", f"Scores (VP): {scores}", f"How it ended: {info['reason']}"]
+
+
 RULESET = MedievalRuleset()
 
 
