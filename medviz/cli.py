@@ -18,7 +18,7 @@ from medviz.engine.dice import SEED_MAX
 from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.engine.files import check_output_path
 from medviz.engine.cliargs import bounded, parse_value
-from medviz.engine.registry import get_ruleset, ruleset_ids
+from medviz.engine.registry import get_ruleset, loadable_rulesets, ruleset_ids
 
 #: Generic subcommand modules: each has ``register(subparsers)``; each ruleset adds its own (``command_module``).
 COMMAND_MODULES = ("medviz.viz.commands", "medviz.export.commands")
@@ -49,7 +49,8 @@ def one_line(exc: MedvizError, hint: str = "") -> str:
 def resolve_target(target: str) -> tuple[Any, str]:
     """The ruleset and scenario ``medviz play TARGET`` names: ``GAME/SCENARIO``, a scenario id that one
     game has, or a game id (its first scenario)."""
-    ids = ruleset_ids()
+    rulesets = loadable_rulesets()[0]
+    ids = sorted(rulesets)
     game, sep, scenario = target.partition("/")
     if sep:
         if game not in ids:
@@ -61,13 +62,13 @@ def resolve_target(target: str) -> tuple[Any, str]:
     if target in ids:
         rs = get_ruleset(target)
         return rs, rs.scenarios()[0]
-    found = [(rid, get_ruleset(rid)) for rid in ids if target in get_ruleset(rid).scenarios()]
+    found = [(rid, rs) for rid, rs in rulesets.items() if target in rs.scenarios()]
     if len(found) == 1:
         return found[0][1], target
     if found:
         raise MalformedInput(f"play: several games have a scenario {target!r}: write "
                              f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
-    known = sorted({s for rid in ids for s in get_ruleset(rid).scenarios()} | set(ids))
+    known = sorted({s for rs in rulesets.values() for s in rs.scenarios()} | set(ids))
     close = difflib.get_close_matches(target, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     raise MalformedInput(f"play: no game or scenario {target[:60]!r}{hint} (known: {', '.join(known)})")
@@ -114,8 +115,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_rulesets(args: argparse.Namespace) -> int:
     """List the installed rulesets with their scenarios, seats and options."""
     rows: list[dict[str, Any]] = []
-    for rid in ruleset_ids():
-        rs = get_ruleset(rid)
+    rulesets, broken = loadable_rulesets()
+    for rid, why in broken.items():
+        print(f"medviz: warning: {why}", file=sys.stderr)
+    for rid, rs in rulesets.items():
         rows.append({"id": rid, "title": rs.title or rid, "scenarios": [
             {"id": sc, "seats": [{"id": s.id, "name": s.name, "colour": s.colour} for s in rs.seats(sc)],
              "options": {k: v for k, v in rs.options(sc).items()}}
@@ -211,7 +214,7 @@ def build_parser(play_target: tuple[Any, str] | None = None, odds_ruleset: Any =
     br.add_argument("--json", action="store_true", help="print the branch's history JSON")
     br.set_defaults(func=cmd_branch)
 
-    modules = list(COMMAND_MODULES) + [m for rid in ruleset_ids() if (m := get_ruleset(rid).command_module)]
+    modules = list(COMMAND_MODULES) + [m for rs in loadable_rulesets()[0].values() if (m := rs.command_module)]
     for name in modules:
         try:
             module = importlib.import_module(name)

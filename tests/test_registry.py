@@ -168,3 +168,18 @@ def test_the_adding_a_game_example_in_the_docs_runs() -> None:
         assert History.from_json(child.to_json()).to_json() == child.to_json()
     finally:
         unregister_ruleset(rs.game)
+
+
+def test_a_broken_plug_in_does_not_take_the_others_down(capsys: pytest.CaptureFixture[str]) -> None:
+    from medviz.cli import main
+
+    register_ruleset("gone-game", "medviz.rules.no_such_package.ruleset:RULESET")
+    try:
+        with pytest.raises(UnknownReference, match="'gone-game' is installed .* but cannot be loaded: ModuleNotFound"):
+            get_ruleset("gone-game")
+        assert main(["rulesets"]) == 0
+        out = capsys.readouterr()
+        assert "medempires" in out.out and "gone-game" in out.err and "Traceback" not in out.err
+        assert main(["play", "coin-free-target-that-does-not-exist"]) == 2
+    finally:
+        unregister_ruleset("gone-game")

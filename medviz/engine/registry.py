@@ -52,6 +52,19 @@ def unregister_ruleset(game: str) -> None:
     _LOADED.pop(game, None)
 
 
+def loadable_rulesets() -> tuple[dict[str, Ruleset], dict[str, str]]:
+    """Every ruleset that loads, by id, and why each of the others does not (one broken plug-in
+    must not take the others down)."""
+    ok: dict[str, Ruleset] = {}
+    broken: dict[str, str] = {}
+    for rid in ruleset_ids():
+        try:
+            ok[rid] = get_ruleset(rid)
+        except (UnknownReference, MalformedInput) as exc:
+            broken[rid] = str(exc)
+    return ok, broken
+
+
 def get_ruleset(game: str) -> Ruleset:
     """The ruleset with id ``game``; ``UnknownReference`` naming the known ids if there is none."""
     from medviz.engine.game import Ruleset
@@ -67,7 +80,11 @@ def get_ruleset(game: str) -> Ruleset:
         raise UnknownReference(f"unknown game {game!r}{hint} (installed: {', '.join(known) or 'none'})")
     if isinstance(target, str):
         module, _, attr = target.partition(":")
-        obj = getattr(import_module(module), attr)
+        try:
+            obj = getattr(import_module(module), attr)
+        except (ImportError, AttributeError) as exc:  # a plug-in installed but broken or gone
+            raise UnknownReference(f"ruleset {game!r} is installed ({target}) but cannot be loaded: "
+                                   f"{type(exc).__name__}: {exc}") from None
     else:
         obj = target
     if not isinstance(obj, Ruleset):
