@@ -279,3 +279,35 @@ def merge_by_id(
             index[entry["id"]] = len(merged)
             merged.append(patched)
     return merged
+
+
+def patched_tables(base: Mapping[str, Any], override: str | Path | Mapping[str, Any], tables: Iterable[str],
+                   max_bytes: int, *, sections: Iterable[str] = ()) -> tuple[dict[str, Any], str]:
+    """The shipped ``base`` patched by a user's ``override`` (a TOML file or its parsed content).
+
+    ``tables`` are arrays of tables merged entry by entry (``merge_by_id``); ``sections`` are plain
+    tables whose keys replace the shipped ones. Anything else in the override, a value no history
+    could keep, or a table of the wrong shape is a ``DataError`` listing every problem. Returns the
+    merged data and the override's name (for provenance).
+    """
+    from medviz.engine.errors import DataError
+
+    if isinstance(override, Mapping):
+        origin, patch = "data override", dict(override)
+    else:
+        origin, patch = str(override), load_toml(override, max_bytes)
+    tables, sections = tuple(tables), tuple(sections)
+    known = (*tables, *sections)
+    problems = plain_value_problems(patch, origin)
+    problems += [f"{origin}: unknown table {k!r} (known: {', '.join(known)})" for k in patch if k not in known]
+    for k, v in patch.items():
+        if k in tables and (not isinstance(v, list) or not all(isinstance(e, dict) for e in v)):
+            problems.append(f"{origin}: {k} must be an array of tables [[{k}]]")
+        if k in sections and not isinstance(v, dict):
+            problems.append(f"{origin}: {k} must be a table [{k}]")
+    if problems:
+        raise DataError(problems, origin)
+    merged = dict(base)
+    for k, v in patch.items():
+        merged[k] = merge_by_id(base[k], v, origin) if k in tables else {**base[k], **v, "source": origin}
+    return merged, origin

@@ -20,7 +20,7 @@ from medviz.rules.datafiles import (
     Field,
     check_provenance,
     load_toml,
-    merge_by_id,
+    patched_tables,
     plain_value_problems,
     table_problems,
 )
@@ -135,13 +135,7 @@ def load_rules(override: str | Path | Mapping[str, Any] | None = None) -> Rules:
     """The shipped numbers patched by a user override (same tables, entries by id)."""
     if override is None:
         return shipped_rules()
-    base = load_toml(DATA / "rules.toml")
-    origin, patch = (("data override", dict(override)) if isinstance(override, Mapping)
-                     else (str(override), load_toml(override, MAX_OVERRIDE_BYTES)))
-    bad = [k for k, v in patch.items() if k not in SCHEMA or not isinstance(v, list)]
-    if bad:
-        raise DataError([f"{origin}: {k!r} is not one of the tables [[{'/'.join(SCHEMA)}]]" for k in bad], origin)
-    merged = {k: merge_by_id(v, patch[k], origin) if k in patch else v for k, v in base.items()}
+    merged, origin = patched_tables(load_toml(DATA / "rules.toml"), override, SCHEMA, MAX_OVERRIDE_BYTES)
     return build_rules(merged, f"rules.toml with override {origin}")
 
 

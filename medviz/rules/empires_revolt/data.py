@@ -19,7 +19,7 @@ from medviz.rules.datafiles import (
     Field,
     check_provenance,
     load_toml,
-    merge_by_id,
+    patched_tables,
     plain_value_problems,
     table_problems,
 )
@@ -106,17 +106,5 @@ def load_rules(override: str | Path | Mapping[str, Any] | None = None) -> Rules:
     """The shipped rules patched by ``override`` (a TOML file or its parsed content)."""
     if override is None:
         return shipped_rules()
-    base = load_toml(DATA)
-    if isinstance(override, Mapping):
-        origin, patch = "data override", dict(override)
-    else:
-        origin, patch = str(override), load_toml(override, MAX_OVERRIDE_BYTES)
-    problems = plain_value_problems(patch, origin)
-    problems += [f"{origin}: unknown table {k!r} (known: {', '.join(SCHEMA)})" for k in patch if k not in SCHEMA]
-    for k, v in patch.items():
-        if k in SCHEMA and (not isinstance(v, list) or not all(isinstance(e, dict) for e in v)):
-            problems.append(f"{origin}: {k} must be an array of tables [[{k}]]")
-    if problems:
-        raise DataError(problems, origin)
-    merged = {k: merge_by_id(v, patch[k], origin) if k in patch else v for k, v in base.items()}
+    merged, origin = patched_tables(load_toml(DATA), override, SCHEMA, MAX_OVERRIDE_BYTES)
     return build_rules(merged, f"{DATA.name} with override {origin}")

@@ -20,7 +20,7 @@ from medviz.rules.datafiles import (
     check_provenance,
     entry_problems,
     load_toml,
-    merge_by_id,
+    patched_tables,
     plain_value_problems,
     table_problems,
 )
@@ -170,25 +170,5 @@ def load_rules(override: str | Path | Mapping[str, Any] | None = None) -> Rules:
     """The shipped rules, patched by ``override`` (a TOML file or its parsed content) when given."""
     if override is None:
         return shipped_rules()
-    base = _raw(DATA)
-    if isinstance(override, Mapping):
-        origin, patch = "data override", dict(override)
-    else:
-        origin, patch = str(override), _raw(override, MAX_OVERRIDE_BYTES)
-    problems = plain_value_problems(patch, origin)
-    unknown = sorted(set(patch) - {*SCHEMA, "spy"})
-    problems += [f"{origin}: unknown table {k!r} (known: {', '.join([*SCHEMA, 'spy'])})" for k in unknown]
-    if problems:
-        raise DataError(problems, origin)
-    merged = dict(base)
-    for table in SCHEMA:
-        if table in patch:
-            entries = patch[table]
-            if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-                raise DataError([f"{origin}: {table} must be an array of tables [[{table}]]"], origin)
-            merged[table] = merge_by_id(base[table], entries, origin)
-    if "spy" in patch:
-        if not isinstance(patch["spy"], dict):
-            raise DataError([f"{origin}: spy must be a table [spy]"], origin)
-        merged["spy"] = {**base["spy"], **patch["spy"], "source": origin}
+    merged, origin = patched_tables(_raw(DATA), override, SCHEMA, MAX_OVERRIDE_BYTES, sections=("spy",))
     return build_rules(merged, f"{DATA.name} with override {origin}")
