@@ -331,7 +331,7 @@ def summary_lines(h: Any, info: dict[str, Any]) -> list[str]:
 def cmd_areas(args: argparse.Namespace) -> int:
     """List the map's areas (the shipped map, or the one a ``--map`` override file makes)."""
     from medviz.rules.medempires.game.setup import data_for_options, override_options
-    from medviz.rules.medempires.game.state import shipped_data
+    from medviz.rules.medempires.game.datapair import shipped_data
 
     args.all_problems_hint = _check_data_hint(args)
     pair = data_for_options("areas", override_options(map_file=args.map)) if args.map is not None else None

@@ -162,7 +162,7 @@ class FrozenDict(dict):  # type: ignore[type-arg]
         return (type(self), (dict(self),))
 
 
-def _frozen_map(d: Mapping[str, Any]) -> Mapping[str, Any]:
+def _frozen_map(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return FrozenDict(d)
 
 
@@ -1122,10 +1122,10 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
             tp = sc.starting_tp.get(side)
             if tp is None or not 0 <= tp <= 10:
                 p.append(f"{w}: starting_tp.{side} must be 0..10 (6.1)")
-        kind = sc.victory.get("kind")
-        if kind not in VICTORY_KINDS:
-            p.append(f"{w}: victory kind {kind!r} is not one of {VICTORY_KINDS}")
-        if kind == "vespers":
+        vkind = sc.victory.get("kind")
+        if vkind not in VICTORY_KINDS:
+            p.append(f"{w}: victory kind {vkind!r} is not one of {VICTORY_KINDS}")
+        if vkind == "vespers":
             for key in ("b_must_control", "a_must_not_take"):
                 areas = sc.victory.get(key)
                 if not isinstance(areas, list) or not areas:
@@ -1142,15 +1142,15 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
     # --- setup
     for pw_id, st in data.setup.items():
         w = f"scenarios.toml setup {pw_id!r}"
-        pw = data.powers.get(pw_id)
-        if pw is None:
+        spw = data.powers.get(pw_id)
+        if spw is None:
             p.append(f"{w}: unknown power")
             continue
-        if st.side != pw.faction_at_start:
-            p.append(f"{w}: side {st.side!r} differs from powers.toml faction_at_start {pw.faction_at_start!r}")
-        if st.deployed_by != pw.deployed_by:
-            p.append(f"{w}: deployed_by {st.deployed_by!r} differs from powers.toml {pw.deployed_by!r}")
-        if tuple(sorted(st.controls)) != tuple(sorted(pw.controlled_at_start)):
+        if st.side != spw.faction_at_start:
+            p.append(f"{w}: side {st.side!r} differs from powers.toml faction_at_start {spw.faction_at_start!r}")
+        if st.deployed_by != spw.deployed_by:
+            p.append(f"{w}: deployed_by {st.deployed_by!r} differs from powers.toml {spw.deployed_by!r}")
+        if tuple(sorted(st.controls)) != tuple(sorted(spw.controlled_at_start)):
             p.append(f"{w}: controls differ from powers.toml controlled_at_start")
         for a in st.must_occupy:
             if a not in st.land_areas:
@@ -1170,9 +1170,9 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
             p.append(f"{w}: sets up fleets but lists no fleet_coasts")
         if st.marker is not None and st.marker not in ("ally:A", "ally:B", "vassal:A", "vassal:B"):
             p.append(f"{w}: marker {st.marker!r} is not ally:A|B or vassal:A|B")
-        elif st.marker is not None and st.marker != f"{pw.status_at_start}:{pw.faction_at_start}":
+        elif st.marker is not None and st.marker != f"{spw.status_at_start}:{spw.faction_at_start}":
             p.append(f"{w}: marker {st.marker!r} differs from powers.toml status_at_start "
-                     f"{pw.status_at_start!r} with faction_at_start {pw.faction_at_start!r} (3.3.1)")
+                     f"{spw.status_at_start!r} with faction_at_start {spw.faction_at_start!r} (3.3.1)")
         for a in (*st.controls, *st.land_areas, *st.fleet_coasts):
             area_ok(w, a)
 

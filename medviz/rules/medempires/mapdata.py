@@ -209,7 +209,7 @@ def load_map(override: str | Path | Mapping[str, Any] | None = None, *, origin: 
         raise DataError(problems, source=source)
     areas = {e["id"]: _area_from(e) for e in areas_raw}
     straits = tuple(
-        Strait(id=str(s["id"]), between=tuple(s.get("between", ())),  # type: ignore[arg-type]
+        Strait(id=str(s["id"]), between=tuple(s.get("between", ())),
                name=str(s.get("name", "")), provenance=str(s.get("rule") or s.get("reconstructed") or ""))
         for s in straits_raw
     )
@@ -295,14 +295,14 @@ def validate_map(game_map: GameMap) -> list[str]:
         if len(s.between) != 2:
             p.append(f"strait {s.id!r}: between must name two land areas")
             continue
-        a, b = s.between
-        for x in (a, b):
+        first, second = s.between
+        for x in (first, second):
             if x not in areas:
                 p.append(f"strait {s.id!r}: unknown area {x!r}")
             elif areas[x].kind != "land":
                 p.append(f"strait {s.id!r}: {x!r} is not a land area")
-        if a in areas and b in areas[a].neighbours:
-            p.append(f"strait {s.id!r}: {a!r} and {b!r} are also land neighbours (10.1: only by fleet)")
+        if first in areas and second in areas[first].neighbours:
+            p.append(f"strait {s.id!r}: {first!r} and {second!r} are also land neighbours (10.1: only by fleet)")
         if not s.provenance:
             p.append(f"strait {s.id!r}: no provenance")
     p += _rulings_problems(game_map)

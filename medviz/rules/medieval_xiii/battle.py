@@ -124,7 +124,7 @@ def land_battle(s: MedievalState, ctx: Context, rid: str, attacker: str, attack:
     ctx.report("battle", actor=attacker, target=target, attacker_total=a_total, defender_total=d_total,
                attacker_die=a_die, defender_die=d_die, winner="attacker" if won else "defender",
                rule="9.6 step 4: ties to the defender")
-    return won
+    return bool(won)
 
 
 def naval_passage(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, seas: tuple[str, ...]) -> bool:

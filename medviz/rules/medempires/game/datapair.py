@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from medviz.engine.copying import mark_immutable
 from medviz.engine.errors import DataError, MalformedInput
 from medviz.engine.events import thaw
 from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, has_provenance, load_toml, plain_value_problems
@@ -25,6 +26,7 @@ from medviz.rules.medempires.gamedata import GameData, load_game_data
 from medviz.rules.medempires.mapdata import GameMap, load_map
 
 
+@mark_immutable  # loaded map and data are never changed by play: copies of a state share them
 class DataPair(NamedTuple):
     """The map and game data one game is played with (shipped, or patched by override files)."""
 
@@ -33,9 +35,6 @@ class DataPair(NamedTuple):
     label: str = "shipped data"
     #: The override files' content as canonical JSON ("" for the shipped data): enough to rebuild it.
     key: str = ""
-
-    #: Loaded map and data are never changed by play: copies of a state share them.
-    __medviz_immutable__ = True
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle as the override content (a worker process rebuilds the pair, cached by content)."""

@@ -72,8 +72,8 @@ def setup_violations(s: GameState) -> list[str]:
     land = LAND_CODES
     out: list[str] = []
     where: dict[str, dict[str, dict[str, int]]] = {}
-    for area, units in s.units.items():
-        for (p, c), n in units.items():
+    for area, stack in s.units.items():
+        for (p, c), n in stack.items():
             if n:
                 where.setdefault(p, {}).setdefault(area, {})[c] = n
     for power, st in data.setup.items():

@@ -11,7 +11,8 @@ from typing import Any
 
 from medviz.engine.errors import IllegalAction, MedvizError
 from medviz.engine.policy import DecisionPoint, ScriptedPolicy
-from medviz.rules.medempires.game.state import GameState, friendly_port_seas, shipped_data
+from medviz.rules.medempires.game.state import GameState, friendly_port_seas
+from medviz.rules.medempires.game.datapair import shipped_data
 
 
 def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[str, str]:

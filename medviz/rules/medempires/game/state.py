@@ -14,7 +14,8 @@ from typing import Any
 
 from medviz.engine.copying import independent_copy
 from medviz.rules.medempires.combat import BattleState
-from medviz.rules.medempires.game.datapair import DataPair, shipped_data
+from medviz.rules.medempires.game.datapair import DataPair as DataPair  # re-exported
+from medviz.rules.medempires.game.datapair import shipped_data as shipped_data  # re-exported
 from medviz.rules.medempires.gamedata import GameData
 from medviz.rules.medempires.mapdata import GameMap
 

@@ -67,11 +67,11 @@ def task_stratagems(state: GameState, ctx: Context) -> None:
         if not state.cup:
             break
         for side in SIDES:
-            marker = draw_marker(state, ctx, side, f"{gt(state)}/stratagems/draw-{i}/{side}",
-                                 "stratagem pick (9.0)")
-            if marker is None:
+            drawn = draw_marker(state, ctx, side, f"{gt(state)}/stratagems/draw-{i}/{side}",
+                                "stratagem pick (9.0)")
+            if drawn is None:
                 break  # the cup is empty (9.0)
-            resolve_drawn(state, ctx, side, marker, f"{gt(state)}/stratagems/draw-{i}/{side}")
+            resolve_drawn(state, ctx, side, drawn, f"{gt(state)}/stratagems/draw-{i}/{side}")
     if state.aside:
         ctx.change("markers-return", automatic=True, piles=["aside"])
 
@@ -248,7 +248,7 @@ def victory_points(state: GameState) -> dict[str, int]:
     vp = {"A": 0, "B": 0}
     for a, c in state.ctl.items():
         if c in SIDES and m[a].city and state.start_ctl.get(a) != c:
-            vp[c] += 1  # type: ignore[index]
+            vp[c] += 1
     return vp
 
 
@@ -274,7 +274,9 @@ def judge(state: GameState) -> dict[str, Any]:
         b_wins = len(held) == len(need) and not taken
         vp = {"A": len(taken), "B": len(held)}
         m = state.map.areas
-        names = lambda areas: ", ".join(m[a].name for a in areas) or "none"  # noqa: E731
+        def names(areas: list[str]) -> str:
+            return ", ".join(m[a].name for a in areas) or "none"
+
         side_a, side_b = _side_names(data, "A"), _side_names(data, "B")
         why = (f"13.0: vp counts for Player B the key areas it holds ({len(held)} of {len(need)}: {names(held)}), "
                f"for Player A the guarded areas of Player B it took ({names(taken)}). ")
