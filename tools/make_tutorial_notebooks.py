@@ -198,8 +198,175 @@ quiz3'''),
     ]
 
 
+# ------------------------------------------------------------------------------------------------
+# Empire's Revolt
+# ------------------------------------------------------------------------------------------------
+def empires_revolt() -> list[Any]:
+    """Cells of tutorial-empires-revolt: the dice-off, runs of fights, a branched fight, three quizzes."""
+    return [
+        md("""# Empire's Revolt — the highest die wins
+
+*Empire's Revolt* (Ian Hacker, 2018, a set of blog rules for a 300 BCE Mediterranean) settles every fight
+with a **dice-off**. medviz cites the post's items as "rule N".
+
+**The mechanic, in our words:**
+
+- The attacker rolls as many dice as the A number of its capital card; the defender rolls its D number, or
+  the defence dice of the territory attacked (rules 3, 18-21). Whoever shows the **single highest die** wins;
+  if the two highest dice are equal, both sides roll again (rule 22) — as often as it takes.
+- Landing from a ship adds one attack die (rule 28); every ship supporting from the coast adds another (rule 29).
+- Army against army, the loser's army dies and a winning attacker stays where it was (rule 24). An army that
+  attacks out of its own capital is not destroyed when it loses (rule 8). Ships fight ships with one die each
+  (rule 32).
+- Several armies fight one after another: a **run of fights**, each one killing one army.
+
+Only the highest die counts, so an extra die helps less each time; and nothing but the number of dice
+matters — there are no leaders and no modifiers. The exact odds of one dice-off have a closed form: a
+throw is won, lost or tied, and the ties form a geometric series.
+
+Run the cells from top to bottom (*Run → Run All Cells*)."""),
+        code(r'''from fractions import Fraction
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps import DiceLab
+from medviz.apps.odds_chart import OddsExplorer, Quiz, distribution_figure, percent
+from medviz.engine import diff, play
+from medviz.rules.empires_revolt import combat
+from medviz.rules.empires_revolt.odds import dice_off, fight_odds_of
+from medviz.rules.empires_revolt.ruleset import RULESET
+
+table = pd.DataFrame({f"{d} defence dice": {f"{a} attack dice": percent(dice_off(a, d).attacker)
+                                            for a in range(1, 5)} for d in range(1, 5)})
+assert dice_off(1, 1).attacker == Fraction(1, 2) and dice_off(1, 1).throw_tie == Fraction(1, 6)
+# 2 dice against 1, by hand: a throw is won with 125/216, lost with 55/216, so the dice-off with 125/180
+assert dice_off(2, 1).attacker == Fraction(125, 180) == Fraction(25, 36)
+table'''),
+        md("""Read a row: with 2 dice against 1 the attacker wins 25/36 (69%) of dice-offs; a third die adds less than
+the second did. Equal dice are always 50%: the rule has no bias toward attacker or defender.
+
+## Try it yourself
+
+Set up a run of fights. The chart shows the exact chance of every end: which side is left (blue the
+attacker, red the defender), and with how many armies (hover for the fraction)."""),
+        code(r'''DEFENDERS = ["army", "blank", "blank+city", "own-revolt", "other-revolt", "vacated", "illyria"]
+
+
+def attacker_spec(armies: int, dice: int, convoy: bool, support: int, capital: bool) -> str:
+    """An attacker SPEC such as 3xA2+support1."""
+    return (f"{armies}xA{dice}" + ("+convoy" if convoy else "") + (f"+support{support}" if support else "")
+            + ("+capital" if capital else ""))
+
+
+def defender_spec(kind: str, d_dice: int, d_armies: int) -> str:
+    """A defender SPEC: N armies of D dice, or a territory (one place)."""
+    return f"{d_armies}xarmy:D{d_dice}" if kind == "army" else kind
+
+
+def ends(attacker: str, defender: str) -> dict[str, Fraction]:
+    """The exact chance of each end of the run of fights: the winner and what it has left."""
+    b = combat.new_battle({"attacker": attacker, "defender": defender}, RULESET.rules)
+    odds = fight_odds_of(b)
+    out: dict[str, Fraction] = {}
+    for (a, d), p in sorted(odds.distribution.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
+        label = f"attacker, {a} left" if d == 0 else f"defender, {d} left"
+        out[label] = out.get(label, Fraction(0)) + p
+    return out
+
+
+def fight(armies: int, dice: int, convoy: bool, support: int, capital: bool, kind: str, d_dice: int,
+          d_armies: int) -> dict[str, Fraction]:
+    """The explorer's computation: the controls' values to the exact distribution."""
+    return ends(attacker_spec(armies, dice, convoy, support, capital), defender_spec(kind, d_dice, d_armies))
+
+
+controls = {
+    "armies": w.IntSlider(3, 1, 5, description="att. armies"), "dice": w.IntSlider(2, 1, 4, description="A dice"),
+    "convoy": w.Checkbox(False, description="landing from a ship (+1)"),
+    "support": w.IntSlider(0, 0, 3, description="ships (+1 each)"),
+    "capital": w.Checkbox(False, description="from the capital"),
+    "kind": w.Dropdown(options=DEFENDERS, value="army", description="defender"),
+    "d_dice": w.IntSlider(2, 1, 4, description="D dice"), "d_armies": w.IntSlider(3, 1, 5, description="def. armies"),
+}
+def side_colour(label: str) -> str:
+    """Blue when the attacker is left, red when the defender is."""
+    return "#1f5fa8" if label.startswith("attacker") else "#b8322a"
+
+
+explorer = OddsExplorer(controls, fight, colors=side_colour, describe=lambda **v: (
+    f"{attacker_spec(v['armies'], v['dice'], v['convoy'], v['support'], v['capital'])} against "
+    f"{defender_spec(v['kind'], v['d_dice'], v['d_armies'])}"))
+assert sum(explorer.current.values()) == 1
+assert explorer.current["attacker, 3 left"] == Fraction(1, 8)  # three dice-offs in a row at 1/2
+explorer'''),
+        md("""Three armies against three with equal dice: either side wins half the time, and a clean sweep (3 left)
+takes three won dice-offs in a row, 1/8. One supporting ship changes the picture:"""),
+        code(r'''even = sum(p for k, p in explorer.current.items() if k.startswith("attacker"))
+supported = sum(p for k, p in explorer.set(support=1).items() if k.startswith("attacker"))
+explorer.set(support=0)
+print(f"attacker wins the run of fights: {percent(even)} with equal dice, {percent(supported)} with one ship in support")
+assert even == Fraction(1, 2) and f"{float(supported):.4f}" == "0.7278"'''),
+        md("""## A fight, replayed — and branched
+
+Three armies of two dice attack three of two dice. Every die has an id that says what it is for:
+`fight-1/throw-2/defender/die-1` is the defender's first die on the second throw (after a tie) of the first fight."""),
+        code(r'''history = play(RULESET, "battle", {"attacker": "3xA2", "defender": "3xarmy:D2"}, seed=4, players={})
+
+
+def show(h) -> None:
+    """Each throw's dice and each fight's winner, then the end."""
+    for e in h:
+        if e.kind == "change" and e.change == "er-fight":
+            k = e.data["fight"]
+            throws = [(r.roll.split("/")[1], r.roll.split("/")[2], r.value) for r in h.rolls() if r.roll.startswith(f"fight-{k}/")]
+            dice = {}
+            for throw, side, v in throws:
+                dice.setdefault(throw, {}).setdefault(side, []).append(v)
+            print(f"fight {k}: " + "; ".join(f"{t}: attacker {d['attacker']} defender {d['defender']}" for t, d in dice.items())
+                  + f" -> {e.data['winner']} wins")
+    print("end:", h.outcome["winner"], "wins with", h.outcome["left"])
+
+
+show(history)
+assert history.outcome["winner"] == "defender" and history.outcome["left"] == {"attacker": 0, "defender": 3}'''),
+        md("""A clean sweep for the defender. Its first fight was won by a single 6 against the attacker's 5. Make that
+6 a 1 and re-run from the snapshot before it; every other die keeps its value (dice are addressed by meaning)."""),
+        code(r'''branch = history.branch("fight-1/throw-1/defender/die-2", 1)
+show(branch)
+print()
+print(diff(history, branch).summary(history.describe))
+assert branch.outcome["winner"] == "attacker" and branch.outcome["left"] == {"attacker": 1, "defender": 0}'''),
+        md("""One die reverses the whole run: the attacker now wins the first fight, and the later fights — dice
+unchanged, but fought between different armies — go the other way too. Try any die in the Dice Lab:"""),
+        code(r'''DiceLab(history)'''),
+        md("""## Exercises
+
+Type a fraction, a decimal or a percentage; the notebook checks it against the exact odds."""),
+        code(r'''q1 = dice_off(1, 1).throw_tie
+assert q1 == Fraction(6, 36)
+quiz1 = Quiz("1. One die against one die: what is the chance that a single throw is a tie (and must be rolled again)?",
+             q1, explain="Six of the 36 pairs of faces are doubles.")
+assert quiz1.is_right("1/6") and not quiz1.is_right("1/36")
+quiz1'''),
+        code(r'''q2 = dice_off(3, 2).attacker
+quiz2 = Quiz("2. An A2 army attacks an army of D2 with one supporting ship (3 dice against 2). "
+             "What is the attacker's chance to win the dice-off, ties rolled again?", q2,
+             explain="Per throw: win w, lose l; ties repeat, so the answer is w / (w + l).")
+one = dice_off(3, 2)
+assert q2 == one.throw_attacker / (one.throw_attacker + one.throw_defender) and quiz2.is_right(str(q2))
+quiz2'''),
+        code(r'''q3 = dice_off(2, 2).expected_throws
+quiz3 = Quiz("3. Two dice against two: how many throws does a dice-off take on average?", q3, unit="number",
+             tolerance=Fraction(1, 100), explain="A throw decides with chance 1 - t, so it takes 1 / (1 - t) throws on average.")
+assert 1 < q3 < Fraction(3, 2) and quiz3.is_right(f"{float(q3):.3f}")
+quiz3'''),
+    ]
+
+
 NOTEBOOKS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "tutorial-variant-middle-sea": ("vms", variant_middle_sea),
+    "tutorial-empires-revolt": ("er", empires_revolt),
 }
 
 

@@ -21,6 +21,8 @@ __all__ = ["OddsExplorer", "Quiz", "distribution_figure", "parse_probability", "
 
 Probability = Fraction | float
 Outcomes = Mapping[str, Probability]
+#: Bar colours: one per bar in turn, or a function of the outcome's name.
+Colours = Sequence[str] | Callable[[str], str]
 
 #: Colours for outcomes, in order (first: the attacker's good news, second: the defender's, then grey shades).
 PALETTE = ("#1f5fa8", "#b8322a", "#8c8c8c", "#4d4d4d", "#d08c2a", "#3c8d5a", "#7a4ea3", "#2a9bb8")
@@ -36,15 +38,21 @@ def _hover(name: str, p: Probability) -> str:
     return f"{html.escape(name)}: {percent(p, 2)}{exact}"
 
 
-def distribution_figure(dist: Outcomes, *, title: str = "", colors: Sequence[str] | None = None,
+def _colours(names: Sequence[str], colors: Colours | None) -> list[str]:
+    if callable(colors):
+        return [colors(k) for k in names]
+    cols = list(colors or PALETTE)
+    return [cols[i % len(cols)] for i in range(len(names))]
+
+
+def distribution_figure(dist: Outcomes, *, title: str = "", colors: Colours | None = None,
                         height: int = 360, width: int | None = 640, y_title: str = "chance") -> go.Figure:
     """A bar per outcome, labelled with its percentage; hovering shows the exact fraction."""
     names = list(dist)
     values = [float(dist[k]) for k in names]
-    cols = list(colors or PALETTE)
     fig = go.Figure(go.Bar(
         x=names, y=values, text=[percent(dist[k]) for k in names], textposition="outside", cliponaxis=False,
-        marker_color=[cols[i % len(cols)] for i in range(len(names))],
+        marker_color=_colours(names, colors),
         hovertext=[_hover(k, dist[k]) for k in names], hoverinfo="text"))
     top = max(values, default=0.0)
     fig.update_layout(title=title, height=height, width=width, margin={"l": 50, "r": 20, "t": 60, "b": 80},
@@ -85,7 +93,7 @@ class OddsExplorer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
     """
 
     def __init__(self, controls: Mapping[str, widgets.ValueWidget], compute: Callable[..., Outcomes], *,
-                 describe: Callable[..., str] | None = None, colors: Sequence[str] | None = None,
+                 describe: Callable[..., str] | None = None, colors: Colours | None = None,
                  height: int = 380, width: int = 640) -> None:
         self.controls = dict(controls)
         self.compute = compute
