@@ -364,9 +364,155 @@ quiz3'''),
     ]
 
 
+# ------------------------------------------------------------------------------------------------
+# Empires of the Middle Ages
+# ------------------------------------------------------------------------------------------------
+def empires_middle_ages() -> list[Any]:
+    """Cells of tutorial-empires-middle-ages: a card read at a rating, a branched endeavour, three quizzes."""
+    return [
+        md("""# Empires of the Middle Ages — a card read at a rating
+
+*Empires of the Middle Ages* (SPI) has no battle dice at all. A ruler undertakes an **endeavour** — conquest,
+pillage, diplomacy, fortification or ruling — and turns over a **year card**. Each card lists, for every
+endeavour, results that apply only at some **effectiveness ratings**. Only a fragment of the rules
+(10.3x–16.2) survives in our sources; medviz cites its rule numbers.
+
+**The mechanic, in our words:**
+
+- The rating the card is read at starts from the leader's effectiveness, plus rating points bought with gold
+  (9.33). Fortifications subtract their strength (14.31). If the owner answers with a **defense endeavour**,
+  its combat stature and the gold it spends come off too (13.21); so do earlier conquest results against the
+  attacker's own base (10.33). Diplomacy loses an opponent's diplomatic stature, or 3 against independents, 5
+  against Venice or a magnate (12.17–12.20).
+- A result such as `-1(5>)` applies from rating 5 up; `-1(<2)` below 2 (11.2, 15.2). `C` is one conquest
+  result: an area falls when its C results reach its population (10.3). `G` sends the pillager to the
+  Pillage/Plunder table, one die (11.3).
+- When a defended endeavour's rating drops **below zero**, every result that would help the attacker is
+  ignored (13.22): defence is a wall, not a dice modifier.
+
+**The year cards are not in the text.** medviz ships a five-card sample, **invented and marked illustrative**,
+so every number below is about that sample; load your own cards with `EmpiresMiddleAges(cards=PATH)` (see
+`docs/rules-coverage-empires_middle_ages.md`). Luck here is one card out of the deck, and sometimes one die.
+
+Run the cells from top to bottom (*Run → Run All Cells*)."""),
+        code(r'''from fractions import Fraction
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps import DiceLab
+from medviz.apps.odds_chart import OddsExplorer, Quiz, distribution_figure, percent
+from medviz.engine import FirstOptionPolicy, diff, play
+from medviz.rules.empires_middle_ages.odds import rating_table
+from medviz.rules.empires_middle_ages.ruleset import RULESET
+
+cards = RULESET.cards
+assert cards.illustrative and len(cards.cards) == 5
+deck = pd.DataFrame({cid: {k: " ".join(r.code for r in v) or "—" for k, v in res.items()}
+                     for cid, res in cards.cards.items()})
+deck'''),
+        md("""## The rating is a set of thresholds
+
+Pillage at every rating from -2 to 6, undefended. The card decides *what kind* of result you get; the rating
+only moves the conditional results: below 2 the pillager's own base suffers (`-1(<2)`), from 3 or 5 up the
+target does. The plunder roll (`G`) needs no rating at all."""),
+        code(r'''NAMES = {"conquest": "C (conquest)", "tie": "T (tie)", "target-1": "target -1", "target+1": "target +1",
+         "base-1": "own base -1", "fortify": "F (fortify)", "plunder-roll": "G (plunder roll)", "nothing": "nothing"}
+pillage = rating_table({"endeavour": "pillage"}, range(-2, 7))
+pd.DataFrame({r: {NAMES.get(k, k): (percent(v, 0) if k != "expected_gold" else f"{float(v):.2f}")
+                  for k, v in row.items()} for r, row in pillage.items()})'''),
+        code(r'''gold_table = RULESET.rules.plunder_gold
+at5 = pillage[5]
+gold = {0: 1 - at5["plunder-roll"]}
+for face, g in gold_table.items():
+    gold[g] = gold.get(g, Fraction(0)) + at5["plunder-roll"] * Fraction(1, 6)
+gold_dist = {f"{g} gold": p for g, p in sorted(gold.items())}
+assert sum(gold.values()) == 1 and sum(g * p for g, p in gold.items()) == at5["expected_gold"] == Fraction(9, 10)
+distribution_figure(gold_dist, title="Gold from one pillage at rating 5: a card, then (on G) one die", colors=["#d08c2a"])'''),
+        md("""## Try it yourself
+
+Choose the endeavour, the leader's effectiveness and what stands against him. The chart shows the exact
+chance of each kind of result — a card may carry two, so the bars need not add up to 100%. A combination the
+rules forbid (a defense against diplomacy, a fortification of strength 1) is refused with its rule number."""),
+        code(r'''def endeavour(kind: str, rating: int, gold: int, fort: int, defended: bool, stature: int, d_gold: int) -> dict[str, Fraction]:
+    """The explorer's computation: the exact chance of each kind of result, from the ruleset's own odds."""
+    attacker = f"{kind}:{rating}" + (f"+gold{gold}" if gold else "")
+    items = ([f"fort{fort}"] if fort else []) + ([f"defend{stature}", f"dgold{d_gold}"] if defended else [])
+    exact = RULESET.battle_odds(attacker, ",".join(items), {})["exact"]
+    return {NAMES[k]: Fraction(v) for k, v in exact.items() if k in NAMES}
+
+
+def title(kind: str, rating: int, gold: int, fort: int, defended: bool, stature: int, d_gold: int) -> str:
+    """The effective rating the card is read at, in words."""
+    spent = rating + gold - (fort if kind in ("conquest", "pillage") else 0) - ((stature + d_gold) if defended else 0)
+    return f"{kind} at effective rating {spent}" + (" — below zero: helpful results ignored (13.22)" if defended and spent < 0 else "")
+
+
+controls = {
+    "kind": w.Dropdown(options=["conquest", "pillage", "diplomacy", "fortification", "ruling"], value="conquest",
+                       description="endeavour"),
+    "rating": w.IntSlider(3, -3, 8, description="effectiveness"), "gold": w.IntSlider(0, 0, 3, description="gold (+1 each)"),
+    "fort": w.Dropdown(options=[0, 2, 3], value=0, description="fortification"),
+    "defended": w.Checkbox(True, description="defense endeavour (13.0)"),
+    "stature": w.IntSlider(2, 0, 5, description="combat stature"), "d_gold": w.IntSlider(0, 0, 3, description="def. gold"),
+}
+explorer = OddsExplorer(controls, endeavour, describe=title)
+assert explorer.current["C (conquest)"] == Fraction(3, 5)  # rating 3 - 2 = 1: three cards in five carry a C
+assert explorer.set(fort=2)["C (conquest)"] == 0  # rating -1, defended: the C is ignored (13.22)
+explorer.set(fort=0)
+explorer'''),
+        md("""In this sample deck the leader's effectiveness works like a key: any rating from 0 up opens the same three conquest
+cards, and one point below zero shuts them all. A better leader does not make a conquest more likely here —
+he keeps the door open against forts, stature and gold.
+
+## An endeavour, replayed — and branched
+
+A leader of effectiveness 5 pillages an undefended area. The draw has an id, `endeavour-1/active/year-card`,
+so we can ask: what if another card had come up?"""),
+        code(r'''players = {"active": FirstOptionPolicy(), "defender": FirstOptionPolicy()}
+history = play(RULESET, "endeavour", {"endeavour": "pillage", "rating": 5}, seed=4, players=players)
+for e in history:
+    if e.kind in ("draw", "roll", "change"):
+        print(history.describe(e))
+print("outcome:", {k: history.outcome[k] for k in ("effects", "gold", "target_social")})
+assert history.outcome["effects"] == [] and history.outcome["gold"] == 0'''),
+        md("""Card 3 says nothing to a pillager at rating 5 (its only result, `-1(<2)`, needs a rating below 2). Turn
+card 2 instead: `History.branch` re-runs from the snapshot before the draw. Card 2 asks for a plunder roll,
+which the first history never made, so the branch rolls a fresh die."""),
+        code(r'''branch = history.branch("endeavour-1/active/year-card", "sample-2")
+print(diff(history, branch).summary(history.describe))
+assert branch.outcome["effects"] == ["target-1", "plunder-roll"] and branch.outcome["target_social"] == -1
+assert branch.outcome["gold"] in set(RULESET.rules.plunder_gold.values())'''),
+        code(r'''DiceLab(history)'''),
+        md("""## Exercises
+
+Type a fraction, a decimal or a percentage (or a number of gold pieces); the notebook checks it against the
+exact odds of the sample cards."""),
+        code(r'''q1 = endeavour("conquest", 4, 0, 2, True, 3, 0)["C (conquest)"]
+assert q1 == 0
+quiz1 = Quiz("1. A leader of effectiveness 4 attempts a conquest of an area with a fortification of strength 2; "
+             "the owner defends with combat stature 3. What is the chance of a C result?", q1,
+             explain="4 - 2 - 3 = -1: below zero, every helpful result is ignored (13.22).")
+assert quiz1.is_right("0")
+quiz1'''),
+        code(r'''q2 = Fraction(RULESET.battle_odds("pillage:5", "", {})["exact"]["expected_gold"])
+assert q2 == Fraction(3, 5) * Fraction(sum(RULESET.rules.plunder_gold.values()), 6)
+quiz2 = Quiz("2. How much gold does one undefended pillage at rating 5 bring on average?", q2, unit="number",
+             tolerance=Fraction(1, 100), explain="3 cards in 5 carry a G; the plunder die pays 0,1,1,2,2,3: 1.5 on average.")
+assert quiz2.is_right("0.9")
+quiz2'''),
+        code(r'''q3 = pillage[1]["base-1"]
+quiz3 = Quiz("3. A weak leader (rating 1) pillages. What is the chance that his own base loses a social state?", q3,
+             explain="Below 2, card 3's -1(<2) strikes the pillager's base; below 0, card 5's -1(<0) too.")
+assert q3 == Fraction(1, 5) and pillage[-1]["base-1"] == Fraction(2, 5)
+quiz3'''),
+    ]
+
+
 NOTEBOOKS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "tutorial-variant-middle-sea": ("vms", variant_middle_sea),
     "tutorial-empires-revolt": ("er", empires_revolt),
+    "tutorial-empires-middle-ages": ("eotma", empires_middle_ages),
 }
 
 
