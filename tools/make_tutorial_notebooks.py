@@ -509,10 +509,251 @@ quiz3'''),
     ]
 
 
+# ------------------------------------------------------------------------------------------------
+# Five ways to fight
+# ------------------------------------------------------------------------------------------------
+def five_ways() -> list[Any]:
+    """Cells of five-ways-to-fight: the Gulf of Naples, 1284, under all five systems, with the leader's worth."""
+    return [
+        md("""# Five ways to fight: the Gulf of Naples, 5 June 1284
+
+In June 1284 the Catalan–Aragonese fleet of **Roger of Lauria** lay off Naples. Charles of Salerno, the heir of
+Charles of Anjou, took the Angevin galleys out against it; Lauria's crews beat them in the bay and Charles
+himself was taken prisoner. It is a clean test case for five rule systems:
+
+- **comparable forces**: the chroniclers' figures differ, but they put the two fleets within a few galleys of
+  each other (some thirty each, give or take). So in every system below the two sides get **the same force**:
+  the same number of fleet counters, galleys or ships, or the same navy rating. What is left to decide the
+  fight is the system's luck, its attack-or-defence asymmetries — and the **leader**. Lauria was the one
+  commander of genius in the bay; for each system we compute, exactly, what a leader on the Catalan side is
+  worth: the odds with him and without him.
+- **one clash, five mechanics**: a combat results *table* (Mediterranean Empires), an *opposed roll* with
+  modifiers (Medieval), *per-unit dice* (Variant Middle Sea), a *dice-off* (Empire's Revolt) and an
+  *effectiveness rating* read off a card (Empires of the Middle Ages).
+
+Lauria's fleet is the attacker throughout (he drew the Angevins out and then turned on them); the Angevins
+defend. Every number here is exact (fractions, no sampling). Run the cells from top to bottom."""),
+        code(r'''from fractions import Fraction
+from math import sqrt
+
+import pandas as pd
+
+from medviz.apps.odds_chart import distribution_figure, percent, side_by_side_figure
+from medviz.rules.empires_middle_ages.ruleset import RULESET as EOTMA
+from medviz.rules.empires_revolt import combat as er_combat
+from medviz.rules.empires_revolt.odds import fight_odds_of
+from medviz.rules.empires_revolt.ruleset import RULESET as ER
+from medviz.rules.medempires.gamedata import default_game_data
+from medviz.rules.medempires.odds import Doctrine, battle_odds
+from medviz.rules.medempires.one_battle import new_battle
+from medviz.rules.medieval_xiii.gamedata import RULER_DRM, load_game_data
+from medviz.rules.variant_middle_sea import combat as vms_combat
+from medviz.rules.variant_middle_sea.odds import battle_odds_of
+from medviz.rules.variant_middle_sea.ruleset import RULESET as VMS
+
+CATALAN, ANGEVIN, UNDECIDED, BOTH = "Catalan side wins", "Angevin side wins", "no decision", "both fleets destroyed"
+COLOURS = {CATALAN: "#c8102e", ANGEVIN: "#1f5fa8", UNDECIDED: "#b0b0b0", BOTH: "#4d4d4d"}
+
+
+def spread(dist: dict[int, Fraction], force: int) -> tuple[Fraction, float]:
+    """Expected losses as a share of ``force``, and their standard deviation (the same share)."""
+    mean = sum(k * p for k, p in dist.items())
+    var = sum((k - mean) ** 2 * p for k, p in dist.items())
+    return mean / force, sqrt(var) / force
+
+
+results: dict[str, dict[str, dict]] = {}  # system -> "without"/"with" the leader -> its distribution and losses'''),
+        md("""## 1. Mediterranean Empires — a combat results table
+
+*What we used.* A naval battle (11.3) of two fleet counters each — Anjou starts the 1282 scenario with two
+fleets — fought on the Field/Naval table: initiative, then one die for the whole force, read in the column
+of its size and modified by Kings, mercenaries and stratagems (10.3.2). Losses follow the stated doctrine
+(cheapest units first). *The leader.* The game rates only **Kings** (military value, 8.0); Lauria is not a
+counter and no King was at sea that day, so the leader we measure is the one the game offers: Peter III
+(military 2) at the head of the Catalan fleet."""),
+        code(r'''peter = default_game_data().kings["peter_iii"]
+assert peter.military == 2
+
+
+def medempires(leader: bool) -> dict[str, object]:
+    """Exact odds of aragon:2F (with Peter III or not) attacking anjou:2F at sea."""
+    att = "aragon:2F" + (f",K{peter.military}" if leader else "")
+    odds = battle_odds(new_battle({"attacker": att, "defender": "anjou:2F"}), Doctrine())
+    s = odds.exact_summary()
+    lost: dict[int, Fraction] = {}
+    for row in odds.outcomes():
+        k = 2 - sum(row["attacker_left"].values())
+        lost[k] = lost.get(k, Fraction(0)) + row["probability"]
+    return {"dist": {CATALAN: s["attacker_wins"], ANGEVIN: s["defender_wins"], UNDECIDED: s["both_stand"],
+                     BOTH: s["both_destroyed"]}, "losses": spread(lost, 2), "king_killed": s["attacker_king_killed"]}
+
+
+results["Mediterranean Empires"] = {"without": medempires(False), "with": medempires(True)}
+me = results["Mediterranean Empires"]
+assert me["without"]["dist"][CATALAN] == Fraction(1, 2) and me["with"]["dist"][CATALAN] == Fraction(5, 6)
+pd.DataFrame({k: {o: percent(p) for o, p in v["dist"].items()} for k, v in me.items()})'''),
+        md("""## 2. Medieval — an opposed roll with modifiers
+
+*What we used.* Medieval has no Kingdom of Naples or of Aragon: its **Spain** card stands for the Iberian
+kingdoms (its navy proposal is labelled "Aragonese Mediterranean") and **France** for the Angevins, Charles of
+Anjou being the French king's brother. Both have navy +1. Fleets meet only when one intercepts the other's
+naval transport (10.2–10.3): each side rolls one die and adds its navy and any DRM bought with florins (4 Fl
+per +1); a tie goes to the higher navy, else to the side moving — here Lauria's fleet at sea. Nobody loses a
+counter: the loser's voyage (or interception) fails. *The leader.* At sea nothing but navy and money counts:
+the ruler's +1 of a Good ruler (4.5) applies to land attacks only (9.6). So the leader's effect at sea is
+exactly zero; we also show what the same +1 does in a land attack, and what 4 florins buy at sea."""),
+        code(r'''medieval = load_game_data()
+navy = {"catalan": medieval.powers["spain"].navy or 0, "angevin": medieval.powers["france"].navy or 0}
+assert navy == {"catalan": 1, "angevin": 1}
+
+
+def sea_battle(catalan_drm: int = 0, angevin_drm: int = 0) -> dict[str, Fraction]:
+    """10.3, every pair of faces: the mover (Catalan) wins ties when its navy is at least the interceptor's."""
+    win = Fraction(0)
+    for m in range(1, 7):
+        for i in range(1, 7):
+            mt, it = m + navy["catalan"] + catalan_drm, i + navy["angevin"] + angevin_drm
+            win += Fraction(1, 36) if mt > it or (mt == it and navy["catalan"] >= navy["angevin"]) else 0
+    return {CATALAN: win, ANGEVIN: 1 - win, UNDECIDED: Fraction(0), BOTH: Fraction(0)}
+
+
+def land_attack(attacker_drm: int) -> Fraction:
+    """9.6: the attacker wins when its total is higher; ties go to the defender."""
+    return sum((Fraction(1, 36) for a in range(1, 7) for d in range(1, 7) if a + attacker_drm > d), Fraction(0))
+
+
+good = RULER_DRM["good"]
+results["Medieval"] = {"without": {"dist": sea_battle()}, "with": {"dist": sea_battle()}}
+bought = sea_battle(catalan_drm=1)[CATALAN]
+assert results["Medieval"]["without"]["dist"][CATALAN] == Fraction(21, 36) and bought == Fraction(26, 36)
+assert (land_attack(0), land_attack(good)) == (Fraction(15, 36), Fraction(21, 36))
+print(f"at sea: the Catalan fleet gets through {percent(Fraction(21, 36))}; with +1 bought for 4 Fl {percent(bought)}")
+print(f"on land, a Good ruler's +1 takes an attack from {percent(land_attack(0))} to {percent(land_attack(good))}")'''),
+        md("""## 3. Variant Middle Sea — every galley rolls
+
+*What we used.* A sea battle of six galleys against six, fought to the end (`rounds=all`): every galley rolls
+a die each exchange, attackers kill on 5+, defenders at sea only on a 6 (Combat, sea tables). The counter
+scale is not in the text; what matters is that the sides are equal. *The leader.* Lauria as a one-star leader
+(x: +2 on attack) — the only rank that helps an attacker; the higher ranks help only in defence (Leaders)."""),
+        code(r'''def vms(leader: bool) -> dict[str, object]:
+    """Exact odds of 6GAL (with an x leader or not) attacking 6GAL, fought to the end."""
+    b = vms_combat.new_battle({"attacker": "6GAL" + ("@x" if leader else ""), "defender": "6GAL", "rounds": "all"},
+                              VMS.rules)
+    odds = battle_odds_of(b)
+    lost: dict[int, Fraction] = {}
+    for (a, _d), p in odds.distribution.items():
+        lost[6 - a] = lost.get(6 - a, Fraction(0)) + p
+    return {"dist": {CATALAN: odds.attacker_wins, ANGEVIN: odds.defender_wins, UNDECIDED: odds.both_stand,
+                     BOTH: odds.both_destroyed}, "losses": spread(lost, 6)}
+
+
+results["Variant Middle Sea"] = {"without": vms(False), "with": vms(True)}
+v = results["Variant Middle Sea"]
+assert f"{float(v['without']['dist'][CATALAN]):.4f}" == "0.8914" and f"{float(v['with']['dist'][CATALAN]):.4f}" == "0.9966"'''),
+        md("""## 4. Empire's Revolt — a dice-off
+
+*What we used.* Ship against ship (rules 31–32): one die each, the higher die wins, ties are rolled again;
+the loser is sunk (the text does not say; medviz's stated reading). Three ships a side fight one after
+another until one side has none. *The leader.* The system has **no leaders** and no modifiers at sea: only
+the number of dice counts, and ships always roll one. The leader's effect is exactly zero."""),
+        code(r'''def er() -> dict[str, object]:
+    """Exact odds of a run of fights, three ships against three."""
+    odds = fight_odds_of(er_combat.new_battle({"attacker": "3xship", "defender": "3xship"}, ER.rules))
+    lost: dict[int, Fraction] = {}
+    for (a, _d), p in odds.distribution.items():
+        lost[3 - a] = lost.get(3 - a, Fraction(0)) + p
+    wins = sum((p for (a, d), p in odds.distribution.items() if d == 0), Fraction(0))
+    return {"dist": {CATALAN: wins, ANGEVIN: 1 - wins, UNDECIDED: Fraction(0), BOTH: Fraction(0)},
+            "losses": spread(lost, 3)}
+
+
+results["Empire's Revolt"] = {"without": er(), "with": er()}
+assert results["Empire's Revolt"]["without"]["dist"][CATALAN] == Fraction(1, 2)'''),
+        md("""## 5. Empires of the Middle Ages — an effectiveness rating
+
+*What we used.* The fragment has no battles and no fleets: a clash is a **conquest endeavour answered by a
+defense endeavour** (13.0). The rating the year card is read at is the attacker's effectiveness less the
+defender's combat stature and the gold it spends (13.21); below zero every helpful result is ignored (13.22).
+Comparable forces: an ordinary Catalan commander's effectiveness equals Charles of Salerno's stature (2 and 2,
+rating 0). *The leader.* Lauria is one point better (3). A `C` on the card is the Catalan success; anything
+else leaves the Angevins where they were. **The year cards are medviz's invented, illustrative sample** —
+these numbers show the shape of the mechanic, not the published game."""),
+        code(r'''def eotma(effectiveness: int, defender: str = "defend2") -> dict[str, Fraction]:
+    """Exact chance that the conquest endeavour gets a C against the defense."""
+    exact = EOTMA.battle_odds(f"conquest:{effectiveness}", defender, {})["exact"]
+    c = Fraction(exact["conquest"])
+    return {CATALAN: c, ANGEVIN: Fraction(0), UNDECIDED: 1 - c, BOTH: Fraction(0)}
+
+
+results["Empires of the Middle Ages"] = {"without": {"dist": eotma(2)}, "with": {"dist": eotma(3)}}
+with_gold = {"without": eotma(2, "defend2,dgold1")[CATALAN], "with": eotma(3, "defend2,dgold1")[CATALAN]}
+assert results["Empires of the Middle Ages"]["without"]["dist"][CATALAN] == eotma(3)[CATALAN] == Fraction(3, 5)
+assert with_gold == {"without": 0, "with": Fraction(3, 5)}
+print(f"rating 0 or 1: a C {percent(Fraction(3, 5))} either way; if Charles also spends 1 gold: "
+      f"{percent(with_gold['without'])} without Lauria, {percent(with_gold['with'])} with him")'''),
+        md("""## Side by side
+
+Each bar is one system, split into the chance of each result; every system has two bars, the Catalan
+fleet without its leader and with him. Hover over a segment for the exact fraction."""),
+        code(r'''series = {}
+for system, r in results.items():
+    series[f"{system} — no leader"] = r["without"]["dist"]
+    series[f"{system} — with leader"] = r["with"]["dist"]
+for dist in series.values():
+    assert sum(dist.values()) == 1
+side_by_side_figure(series, title="Gulf of Naples, 1284: the Catalan attack under five systems", colors=COLOURS,
+                    height=520)'''),
+        code(r'''rows = []
+for system, r in results.items():
+    lo, hi = r["without"]["dist"][CATALAN], r["with"]["dist"][CATALAN]
+    losses = r["without"].get("losses")
+    rows.append({"system": system, "Catalan wins, no leader": percent(lo), "with leader": percent(hi),
+                 "leader's worth": f"{float(hi - lo) * 100:+.1f} points",
+                 "decided at all": percent(1 - r["without"]["dist"][UNDECIDED]),
+                 "Catalan losses (share, ± sd)": f"{float(losses[0]):.0%} ± {losses[1]:.0%}" if losses else "no units lost"})
+table = pd.DataFrame(rows).set_index("system")
+worth = {s: r["with"]["dist"][CATALAN] - r["without"]["dist"][CATALAN] for s, r in results.items()}
+assert worth["Mediterranean Empires"] == Fraction(1, 3) and worth["Empire's Revolt"] == 0 and worth["Medieval"] == 0
+assert worth["Empires of the Middle Ages"] == 0 and Fraction(1, 10) < worth["Variant Middle Sea"] < Fraction(1, 9)
+table'''),
+        md("""## What each design does to luck, attrition and the leader
+
+**A combat results table** (Mediterranean Empires). One die, read for the whole force, decides the battle: the
+luck is concentrated in a single roll (after initiative), and the table's coarse results — no effect, a
+counterattack, a bloodbath, a defeat — make half of these fleet battles end with both sides still afloat (28%) or
+both sunk (22%). Attrition comes in fixed lumps that the table prescribes, so losses are lumpy too. A leader is a
+**die-roll modifier on every roll of the battle**: Peter III's +2 shifts the whole table by two rows and takes
+the Catalan win from 1/2 to 5/6 — the largest leader effect of the five. (A King can also die in battle, 8.1:
+none does in this fight.)
+
+**An opposed roll with modifiers** (Medieval). Two dice, one per side, plus fixed numbers: luck is large but
+simple (a single difference of two dice), the tie rule gives the side at sea the edge (21/36), and there is no
+attrition at all — the interception decides whether a voyage happens. The only "leader" the game knows is the
+ruler, worth a flat +1 and only on land (from 15/36 to 21/36 in an attack); at sea, money does the leader's work.
+
+**Per-unit dice** (Variant Middle Sea). Dozens of dice over several exchanges: individual luck averages out
+(the law of large numbers), so the result follows the kill faces closely — and the galleys' kill faces favour
+the attacker so much (5+ against 6) that the Catalans win 89% with equal numbers. Attrition is total: fought to
+the end, the loser is destroyed and the winner loses about 40% of its galleys. A leader multiplies: +2 on each
+die turns a 1/3 kill chance into 2/3, doubling the fleet's firepower; but there is little left to win (to 99.7%).
+
+**A dice-off** (Empire's Revolt). The highest single die wins; ties are rolled again; equal dice means a coin
+flip, every fight. Luck is maximal for equal forces (exactly 1/2), attrition is one ship per fight, and there is
+nothing a leader can do: only the number of dice matters, and at sea it is always one.
+
+**An effectiveness rating** (Empires of the Middle Ages). No dice: one year card, read at a rating. Luck is the
+card; the rating is a set of thresholds, so the leader's worth is **all or nothing**. With Charles's stature
+matched, Lauria's extra point changes nothing (3/5 either way); but if Charles adds one gold to his defence, the
+ordinary commander falls below zero and loses every helpful result (13.22), while Lauria keeps the 3/5. No units
+are lost: conquest results accumulate instead (10.3)."""),
+    ]
+
+
 NOTEBOOKS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "tutorial-variant-middle-sea": ("vms", variant_middle_sea),
     "tutorial-empires-revolt": ("er", empires_revolt),
     "tutorial-empires-middle-ages": ("eotma", empires_middle_ages),
+    "five-ways-to-fight": ("five", five_ways),
 }
 
 

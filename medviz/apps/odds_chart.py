@@ -61,6 +61,13 @@ def distribution_figure(dist: Outcomes, *, title: str = "", colors: Colours | No
     return fig
 
 
+def _bar_label(v: float) -> str:
+    """A segment's label: whole percent, one decimal where rounding would say 100%; none for thin segments."""
+    if v < 0.04:
+        return ""
+    return percent(v, 1) if v > 0.995 else percent(v, 0)
+
+
 def side_by_side_figure(series: Mapping[str, Outcomes], *, title: str = "", colors: Mapping[str, str] | None = None,
                         height: int = 420, width: int | None = 900) -> go.Figure:
     """One horizontal 100% bar per system (row), split into its outcomes (one colour per outcome name)."""
@@ -74,7 +81,7 @@ def side_by_side_figure(series: Mapping[str, Outcomes], *, title: str = "", colo
         colour = (colors or {}).get(name, PALETTE[i % len(PALETTE)])
         fig.add_trace(go.Bar(
             y=rows, x=values, name=name, orientation="h", marker_color=colour,
-            text=[percent(v, 0) if v >= 0.04 else "" for v in values], textposition="inside",
+            text=[_bar_label(v) for v in values], textposition="inside",
             insidetextanchor="middle", hovertext=[_hover(f"{r} — {name}", series[r].get(name, 0)) for r in rows],
             hoverinfo="text"))
     fig.update_layout(title=title, barmode="stack", height=height, width=width, template="plotly_white",
