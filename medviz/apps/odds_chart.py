@@ -180,11 +180,11 @@ class Quiz(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
         self.explain = explain
         self.unit = unit
         self.box = widgets.Text(placeholder="e.g. 1/3, 0.333 or 33.3%" if unit == "probability" else "a number",
-                                layout=widgets.Layout(width="220px"))
+                                continuous_update=False, layout=widgets.Layout(width="220px"))
         self.button = widgets.Button(description="Check", button_style="info")
         self.feedback = widgets.HTML()
         self.button.on_click(lambda _b: self.check(self.box.value))
-        self.box.on_submit(lambda _w: self.check(self.box.value))
+        self.box.observe(lambda change: self.check(change["new"]) if change["new"].strip() else None, names="value")
         super().__init__([widgets.HTML(f"<b>{html.escape(question)}</b>"),
                           widgets.HBox([self.box, self.button]), self.feedback])
 
