@@ -596,7 +596,7 @@ pd.DataFrame({k: {o: percent(p) for o, p in v["dist"].items()} for k, v in me.it
 
 *What we used.* Medieval has no Kingdom of Naples or of Aragon: its **Spain** card stands for the Iberian
 kingdoms (its navy proposal is labelled "Aragonese Mediterranean") and **France** for the Angevins, Charles of
-Anjou being the French king's brother. Both have navy +1. Fleets meet only when one intercepts the other's
+Anjou being Louis IX's brother and Philip III's uncle. Both have navy +1. Fleets meet only when one intercepts the other's
 naval transport (10.2–10.3): each side rolls one die and adds its navy and any DRM bought with florins (4 Fl
 per +1); a tie goes to the higher navy, else to the side moving — here Lauria's fleet at sea. Nobody loses a
 counter: the loser's voyage (or interception) fails. *The leader.* At sea nothing but navy and money counts:
