@@ -77,6 +77,11 @@ def battle_table(history: History, seq: int | None = None) -> str:
     for name, side in sides.items():
         now = getattr(side, "units", {}) or {}
         start = initial.get(name, {}) if isinstance(initial, Mapping) else {}
+        if isinstance(side, list):  # a side held as groups with an id and a count (Variant Middle Sea)
+            now = {(getattr(g, "id", str(i)),): getattr(g, "count", 0) for i, g in enumerate(side)}
+            start = dict(zip(now, start)) if isinstance(start, list) else {}
+        if not isinstance(now, Mapping) or not isinstance(start, Mapping):
+            now, start = {}, {}
         keys = sorted(set(now) | set(start), key=str)
         cells = ", ".join(f"{html.escape(' '.join(map(str, k)))} {now.get(k, 0)}/{start.get(k, now.get(k, 0))}"
                           for k in keys) or "none left"
