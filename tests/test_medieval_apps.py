@@ -1,0 +1,126 @@
+"""Medieval on the generic floors: its map through the Ruleset hooks, the replay viewer, the dice lab, a seat's view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from medviz.engine import History, get_ruleset, play
+from medviz.engine.portrayal import Portrayal
+from medviz.rules.medieval_xiii.players import HeuristicPolicy
+from medviz.rules.medieval_xiii.portrayal import CARD_LOOK, TAKEN
+from medviz.rules.medieval_xiii.ruleset import COLOURS, HIDDEN
+
+RS = get_ruleset("medieval-xiii")
+
+
+@pytest.fixture(scope="module")
+def game() -> History:
+    """A four-player game of heuristic players that ends with map cards destroyed by the Mongols."""
+    return play(RS, "four-players", {}, seed=3,
+                players={s: HeuristicPolicy.from_spec(str(i)) for i, s in enumerate("ABCD")})
+
+
+def _fills(fig: Any) -> dict[str, str]:
+    return {t.meta["area"]: t.fillcolor for t in fig.data
+            if isinstance(t.meta, Mapping) and t.meta.get("kind") == "land"}
+
+
+def _portrayal(view: Any) -> Portrayal:
+    from medviz.geo import load
+    from medviz.viz.state_map import DEFAULT_STATE_STYLE, places_of_map, portrayal_of
+
+    return portrayal_of(view, places_of_map(load("medieval-xiii")), DEFAULT_STATE_STYLE, RS)
+
+
+def _battle_seq(game: History) -> int:
+    """The event that reports the first battle the attacker wins."""
+    return next(e.seq for e in game.events if e.kind == "report" and e.report == "battle"
+                and e.data["winner"] == "attacker")
+
+
+def test_the_view_is_json_and_knows_cards_control_and_money(game: History) -> None:
+    import json
+
+    last = RS.view_at(game, len(game) - 1)
+    json.dumps(last)
+    state = game.final_state
+    assert last["control"] == {p: s for p, s in state.control.items() if state.in_play(p)}
+    assert {s: i["florins"] for s, i in last["seats"].items()} == state.florins
+    assert {s: i["vp"] for s, i in last["seats"].items()} == game.outcome["scores"]
+    statuses = set(last["cards"].values())
+    assert {"play", "face-down", "destroyed"} <= statuses
+    destroyed = {e.data["card"] for e in game.events if e.kind == "change" and e.change == "map_card"
+                 and e.data["status"] == "destroyed"}
+    assert destroyed and {c for c, s in last["cards"].items() if s == "destroyed"} == destroyed
+    start = RS.view_at(game, -1)
+    from medviz.rules.medieval_xiii.gamedata import START_CARDS
+
+    assert {c for c, s in start["cards"].items() if s == "play"} == set(START_CARDS) and not start["control"]
+    assert {s for c, s in start["cards"].items() if c not in START_CARDS} == {"face-down"}
+
+
+def test_the_portrayal_colours_provinces_by_seat_and_draws_cards_face_down(game: History) -> None:
+    seq = _battle_seq(game)
+    view = RS.view_at(game, seq)
+    p = _portrayal(view)
+    held = next(pid for pid, s in view["control"].items() if s == "A")
+    assert p.fills[held].hover.endswith("held by Player A") or "held by Player A" in p.fills[held].hover
+    down = next(c for c, s in view["cards"].items() if s == "face-down")
+    prov = next(pid for pid, info in view["provinces"].items() if info["card"] == down)
+    assert (p.fills[prov].colour, p.fills[prov].pattern) == CARD_LOOK["face-down"][:2]
+    battles = next(m for m in p.marks if m.id == "battles")
+    target = game[seq].data["target"]
+    star = next(m for m in battles.marks if m.area == target)
+    assert battles.clickable and star.colour == TAKEN and star.roll and star.roll.endswith("/attacker")
+    panel = {b.id: b for b in p.panel}
+    assert {f"panel-seat-{s}" for s in "ABCD"} <= set(panel)
+    a = view["seats"]["A"]
+    assert f"{a['vp']} VP" in panel["panel-seat-A"].text and f"{a['florins']} Fl" in panel["panel-seat-A"].text
+    assert panel["panel-seat-A"].colour == COLOURS["A"]
+    end = _portrayal(RS.view_at(game, len(game) - 1))
+    gone = next(c for c, s in RS.view_at(game, len(game) - 1)["cards"].items() if s == "destroyed")
+    assert any(m.area == gone and "destroyed" in m.text for layer in end.marks for m in layer.marks)
+
+
+def test_the_state_map_draws_and_steps_a_medieval_game(game: History) -> None:
+    from medviz.viz.state_map import state_map, update_state_map
+
+    first, mid = RS.view_at(game, 80), RS.view_at(game, _battle_seq(game))
+    fig = state_map(first, ruleset=RS, width=1280, height=720)
+    data = fig.to_plotly_json()
+    assert data["layout"]["meta"]["game"] == "medieval-xiii" and data["layout"]["meta"]["clickable"] == ["battles"]
+    seat_colour = {s: i["colour"] for s, i in first["seats"].items()}
+    fills = _fills(fig)
+    assert fills[next(iter(first["control"]))] != "#f3ecdc" and len(set(fills.values())) > 4
+    assert update_state_map(fig, first, mid) > 0
+    fresh = state_map(mid, ruleset=RS, width=1280, height=720)
+    assert _fills(fig) == _fills(fresh)
+    panel = {a.name: a.text for a in fig.layout.annotations}
+    assert panel == {a.name: a.text for a in fresh.layout.annotations}
+    assert "Player A" in panel["panel-seat-A"] and seat_colour["A"] == COLOURS["A"]
+
+
+def test_scores_compare_and_seat_titles(game: History) -> None:
+    last = RS.view_at(game, len(game) - 1)
+    vp, fl = RS.scores(last)
+    assert vp[0] == "VP" and dict(vp[2]) == game.outcome["scores"] and fl[0] == "Fl"
+    words = RS.compare_views(RS.view_at(game, 80), last)
+    assert words[0].startswith("Provinces that changed hands") and any(w.startswith("Map cards") for w in words)
+    assert RS.seat_title("A", "four-players", game.state_at(80)).startswith("Player A (")
+    assert RS.seat_title("A", "four-players") == "Player A"
+
+
+def test_the_hidden_hands_stay_hidden_in_a_seats_view(game: History) -> None:
+    from medviz.rules.medieval_xiii.view import history_view
+
+    seq = 80
+    mine = history_view(game, seq, "B")
+    assert mine["seen_by"] == "B" and isinstance(mine["seats"]["B"]["hand"], list)
+    assert all(isinstance(mine["seats"][s]["hand"], int) for s in "ACD")
+    assert HIDDEN not in str(mine["seats"]["B"]["hand"])
+    p = _portrayal(mine)
+    assert any(b.id == "panel-hand" for b in p.panel)
+    assert not any(b.id == "panel-hand" for b in _portrayal(RS.view_at(game, seq)).panel)
