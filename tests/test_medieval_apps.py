@@ -124,3 +124,60 @@ def test_the_hidden_hands_stay_hidden_in_a_seats_view(game: History) -> None:
     p = _portrayal(mine)
     assert any(b.id == "panel-hand" for b in p.panel)
     assert not any(b.id == "panel-hand" for b in _portrayal(RS.view_at(game, seq)).panel)
+
+
+def test_the_replay_viewer_steps_a_medieval_game(game: History) -> None:
+    from medviz.apps import ReplayViewer
+
+    viewer = ReplayViewer(game)
+    assert viewer.map is not None
+    before = _fills(viewer.map.figure)
+    viewer.model.cursor = len(game) - 1
+    after = _fills(viewer.map.figure)
+    assert before != after
+    gone = next(c for c, s in RS.view_at(game, len(game) - 1)["cards"].items() if s == "destroyed")
+    prov = next(p for p, i in RS.view_at(game, -1)["provinces"].items() if i["card"] == gone)
+    assert after[prov] == CARD_LOOK["destroyed"][0]
+    assert ("Turn 1 · actions", next(s.start for s in game.phases() if s.phase == "actions")) in viewer.model.stops()
+
+
+def test_the_dice_lab_changes_a_die_of_a_battle(game: History) -> None:
+    from medviz.apps import DiceLab
+
+    lab = DiceLab(game)
+    assert lab.map is not None and [t.name for t in lab.map.clickable()] == ["battles"]
+    seq = _battle_seq(game)
+    roll = next(r for r in game.rolls() if r.seq < seq and r.kind == "roll" and r.roll.endswith("/attacker"))
+    lab.model.select(roll.roll)
+    assert lab.faces.layout.display is None and lab.cards.layout.display == "none"
+    lab.model.value = 1
+    child = lab.branch()
+    assert child is not None and child.value_of(roll.roll) == 1 and child.parent is game
+    assert "branch made" in lab.message.value
+    words = lab.model.diff_words(lab.view_at)
+    assert "They part at event" in words and ("Provinces that changed hands" in words or "No province" in words)
+
+
+def test_the_dice_lab_branches_a_card_place(game: History) -> None:
+    from medviz.apps import DiceLab
+
+    lab = DiceLab(game)
+    keys = [k for k, _e in lab.model.card_places()]
+    assert "map-deck/1" in keys and "action-deck/1" in keys
+    assert "map-deck/1" in [v for _label, v in lab.rolls.options]
+    first = game.value_of("map-deck/1")
+    other = next(c for c in game.roll("map-deck/1").cards if c != first)
+    lab.model.select("map-deck/1")
+    assert lab.model.picks_card() and lab.model.value == first
+    assert lab.cards.layout.display is None and lab.faces.layout.display == "none" and first in lab.cards.options
+    assert "probability 1/11" in lab.info.value
+    lab.cards.value = other  # as a person picks it
+    assert lab.model.value == other
+    child = lab.branch()
+    assert child is not None and child.value_of("map-deck/1") == other and lab.model.value == other
+    old_place = game.roll("map-deck/1").order.index(other) + 1
+    assert child.value_of(f"map-deck/{old_place}") == first  # the two cards swapped places
+    assert f"map-deck/1 = {other}" in lab.message.value
+    drawn = [e.data["card"] for e in child.events if e.kind == "change" and e.change == "map_card"
+             and e.data["status"] == "play"]
+    assert not drawn or drawn[0] == other

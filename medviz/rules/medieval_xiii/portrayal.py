@@ -10,7 +10,7 @@
 - Markers under a province's name: ✠ Knights of Christ (7.2), Heresy (8.5), Civil War (8.3),
   Disaster (8.7), excommunicated (6.3).
 - The step's battles are stars, gold where the attacker took the province and grey where it held
-  (a click picks the battle's die in the dice lab); a Mongol attack is a black star on its map card.
+  (a click picks the battle's die in the dice lab); a Mongol attack is a red star on its map card.
   A face-down card's names are faint: its provinces are not yet in the game.
 - The panel: the round and whose turn, then one box per seat with its VP (12.0), florins, cards
   in hand and Powers; a seat's own view adds its hand; then the decks.
@@ -52,7 +52,7 @@ CARD_WORDS = {"play": "in play", "face-down": "face down", "destroyed": "destroy
 MARKER_WORDS = {"knights": "✠ Knights", "heresy": "Heresy", "civil-war": "Civil War", "disaster": "Disaster",
                 "excommunicated": "excommunicated"}
 PAPAL = "papal_states"
-MONGOL = "#1b1b1b"
+MONGOL = "#c0392b"
 #: A battle's star: gold where the attacker took the province, grey where the defender held it (9.6).
 TAKEN, HELD = "#f2b705", "#8a8a8a"
 #: Characters of a panel line at the design width (1200 px): longer texts are wrapped.
