@@ -86,6 +86,7 @@ class MedievalRuleset(DefinedRuleset):
             action_deck=[HIDDEN] * len(s.action_deck),
             map_deck=[HIDDEN] * len(s.map_deck),
             peeks={k: v for k, v in s.peeks.items() if k == seat},
+            seen_by=seat,
         )
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:

@@ -130,10 +130,11 @@ def step_overlays(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 def state_view(state: Any, events: Sequence[Event], seat: str | None = None, *, phase: str | None = None,
                observe: Any = None) -> dict[str, Any]:
-    """The view of ``state`` after ``events``; with ``seat``, only what that seat may see (``observe(state, seat)``)."""
+    """The view of ``state`` after ``events``; with ``seat`` (or an observed state), only what that seat may see."""
     from medviz.rules.medieval_xiii.turn import victory_points
 
     seen = observe(state, seat) if seat is not None and observe is not None else state
+    seat = seat if seat is not None else state.seen_by  # an observed state knows its seat
     data = state.data
     vp = victory_points(state)
     seats: dict[str, Any] = {}
