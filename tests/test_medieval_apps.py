@@ -181,3 +181,50 @@ def test_the_dice_lab_branches_a_card_place(game: History) -> None:
     drawn = [e.data["card"] for e in child.events if e.kind == "change" and e.change == "map_card"
              and e.data["status"] == "play"]
     assert not drawn or drawn[0] == other
+
+
+def test_the_replay_viewer_shows_a_seats_own_view(game: History) -> None:
+    from medviz.apps import ReplayViewer
+
+    viewer = ReplayViewer(game, start=80)
+    assert [v for _label, v in viewer.seat.options] == ["", "A", "B", "C", "D"]
+    assert viewer.seat in viewer.children[1].children
+    names = lambda: {a.name for a in viewer.map.figure.layout.annotations}  # noqa: E731
+    assert "panel-hand" not in names()
+    viewer.seat.value = "B"
+    shown = {a.name: a.text for a in viewer.map.figure.layout.annotations}
+    assert "panel-hand" in shown and "Hand of Player B" in shown["panel-hand"] and "seen by Player B" in shown["panel-round"]
+    view = viewer.view_at(game, 80)
+    assert isinstance(view["seats"]["B"]["hand"], list) and isinstance(view["seats"]["A"]["hand"], int)
+    viewer.model.cursor = 200
+    assert viewer.view_at(game, 200)["seen_by"] == "B"
+    viewer.seat.value = ""
+    assert "panel-hand" not in names()
+    assert ReplayViewer(game, seat="C").view_at(game, 5)["seen_by"] == "C"
+    with pytest.raises(Exception, match="seat 'Z'"):
+        ReplayViewer(game, seat="Z")
+
+
+def test_export_draws_a_seats_view(game: History, tmp_path: Any) -> None:
+    from medviz.cli import main
+
+    path = tmp_path / "game.json"
+    game.save(path)
+    out = tmp_path / "seat.html"
+    assert main(["export", str(path), "--seat", "A", "--html", str(out), "--no-compress"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "Hand of Player A" in text and "Hand of Player B" not in text
+    assert main(["export", str(path), "--seat", "Q", "--html", str(tmp_path / "q.html")]) == 2
+    assert not (tmp_path / "q.html").exists()
+
+
+def test_the_notebooks_notes_bind_to_its_game(game: History) -> None:
+    from pathlib import Path
+
+    from medviz.export.annotations import load_annotations
+
+    notes = load_annotations(Path(__file__).parent.parent / "notebooks" / "annotations" / "medieval-europe.toml", game)
+    titles = [n.title for n in notes]
+    assert len(titles) >= 8 and "The Mongols come west" in titles and "The Baltic crusades" in titles
+    mongols = game.roll("T6/A/mandatory-1/mongols").seq
+    assert any(n.title == "The Mongols come west" for n in notes.for_event(mongols))
