@@ -9,7 +9,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, battle_table, html_box
-from medviz.apps.model import DiceLabModel, default_view_at, normalise_view_at, roll_effects, roll_label
+from medviz.apps.model import DiceLabModel, card_label, default_view_at, normalise_view_at, roll_effects, roll_label
 from medviz.apps.tree import BranchTree
 from medviz.engine.errors import MedvizError
 from medviz.engine.history import History
@@ -18,8 +18,9 @@ __all__ = ["DiceLab"]
 
 
 class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
-    """Change one die and watch the branch: roll picker, faces, branch button, map or battle table,
-    the branch tree and the diff in words."""
+    """Change one die or card and watch the branch: roll picker, faces (or cards), branch button, map or
+    battle table, the branch tree and the diff in words. Card places of shuffled decks (``<shuffle>/<n>``)
+    are listed after the rolls and draws; picking one offers the deck's cards instead of faces."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
                  map_size: tuple[int | None, int] = (None, 750)) -> None:
@@ -27,6 +28,8 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.view_at = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
+        self.cards = widgets.Dropdown(options=[], description="try card", layout=widgets.Layout(width="360px",
+                                                                                                 display="none"))
         self.button = widgets.Button(description="Branch here", button_style="warning",
                                      tooltip="re-run the game with this die showing the chosen face")
         self.info = html_box(width="520px")
@@ -51,12 +54,13 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self._refresh_rolls()
         self.rolls.observe(self._on_roll, names="value")
         self.faces.observe(self._on_face, names="value")
+        self.cards.observe(self._on_face, names="value")
         self.button.on_click(lambda _b: self.branch())
         self.model.observe(self._on_current, names="current")
         self.model.observe(self._on_pick, names="selected_roll")
         self.model.observe(lambda _c: self._show_roll(), names="value")
         self.when.observe(lambda _c: self._show_map(), names="value")
-        picker = widgets.VBox([self.rolls, self.faces, widgets.HBox([self.button, self.message]), self.info])
+        picker = widgets.VBox([self.rolls, self.faces, self.cards, widgets.HBox([self.button, self.message]), self.info])
         side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff],
                             layout=widgets.Layout(margin="0 0 0 12px"))
         top = widgets.HBox([picker, side], layout=widgets.Layout(flex_flow="row wrap"))
@@ -73,7 +77,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         except MedvizError as exc:
             self.message.value = f"<span style='color:#b2182b'>{html.escape(str(exc))}</span>"
             return None
-        self.message.value = f"<span style='color:#117733'>branch made: {html.escape(roll_label(child.roll(self.model.selected_roll)) if self.model.selected_roll else '')}</span>"
+        picked = self.model.selected_roll
+        label = card_label(child, picked) if self.model.picks_card() else roll_label(child.roll(picked))
+        self.message.value = f"<span style='color:#117733'>branch made: {html.escape(label)}</span>"
         return child
 
     def _map_seq(self, h: History) -> int:
@@ -85,8 +91,11 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self._syncing = True
         try:
             rolls = self.model.rolls()
-            self.rolls.options = [(f"{r.seq}: {self.model.current.describe(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
-            if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls}:
+            places = self.model.card_places()
+            self.rolls.options = (
+                [(f"{r.seq}: {self.model.current.describe(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
+                + [(f"{e.seq}: card {key} = {e.card_at(int(key.rpartition('/')[2]))}"[:110], key) for key, e in places])
+            if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
                 self.rolls.value = self.model.selected_roll
         finally:
             self._syncing = False
@@ -128,6 +137,10 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         if not self.model.selected_roll:
             self.info.value = "<i>pick a roll</i>"
             return
+        if self.model.picks_card():
+            self._show_card()
+            return
+        self.faces.layout.display, self.cards.layout.display = None, "none"
         roll = self.model.roll()
         rows = roll_effects(roll)
         self._syncing = True
@@ -148,6 +161,26 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self.model.current.describe(roll))}"
                            f"<br>shows <b>{roll.value}</b>, probability {prob} ({float(prob):.1%})</p>"
                            f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>")
+
+    def _show_card(self) -> None:
+        """A card place is picked: the deck's cards to try, the card there now and its chance."""
+        key = self.model.selected_roll
+        deck = self.model.roll()
+        shown = self.model.current.value_of(key)
+        self.faces.layout.display, self.cards.layout.display = "none", None
+        self._syncing = True
+        try:
+            if self.rolls.value != key:
+                self.rolls.value = key
+            self.cards.options = sorted(set(deck.cards))
+            self.cards.value = self.model.value if self.model.value in deck.cards else None
+        finally:
+            self._syncing = False
+        prob = deck.probability(shown)
+        self.info.value = (f"<p><b>{html.escape(key)}</b>: place {html.escape(key.rpartition('/')[2])} of "
+                           f"{len(deck.order)} (1 = the top card) of the deck <i>{html.escape(deck.purpose or deck.shuffle)}"
+                           f"</i><br>holds <b>{html.escape(str(shown))}</b>, probability {prob} ({float(prob):.1%})"
+                           f"<br>Another card put here swaps places with it; every other card stays.</p>")
 
     def _show_branch(self) -> None:
         h = self.model.current

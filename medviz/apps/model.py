@@ -14,11 +14,12 @@ from typing import Any
 import traitlets
 
 from medviz.engine.errors import MalformedInput, UnknownReference
-from medviz.engine.game import Ruleset
+from medviz.engine.events import ShuffleEvent
+from medviz.engine.game import Ruleset, chance_keys
 from medviz.engine.history import History, diff
 
-__all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "default_view_at",
-           "describe_branch", "normalise_view_at", "roll_effects", "roll_label"]
+__all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
+           "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "seat_view_at"]
 
 #: A view function: (history, event seq) -> the game's view of the map (``Ruleset.view_at``; a ``Portrayal`` will do).
 ViewAt = Callable[[History, int], Mapping[str, Any]]
@@ -52,6 +53,25 @@ def default_view_at(history: History) -> ViewAt | None:
     if rs is None or type(rs).view_at is Ruleset.view_at or rs.view_at(history, -1) is None:
         return None
     return rs.view_at  # type: ignore[no-any-return]
+
+
+def observes(history: History) -> bool:
+    """The history's game hides something from its seats (it overrides ``Ruleset.observe``) and draws a map."""
+    rs = getattr(history, "ruleset", None)
+    return (rs is not None and type(rs).observe is not Ruleset.observe
+            and type(rs).live_view is not Ruleset.live_view)
+
+
+def seat_view_at(history: History, seat: str) -> ViewAt:
+    """Map views of what ``seat`` may see: ``live_view`` of ``observe(state_at(seq), seat)`` (any game)."""
+    def at(h: History, seq: int) -> Any:
+        rs = h.ruleset
+        events = h.events[: seq + 1]
+        last = events[-1] if events else None
+        return rs.live_view(rs.observe(h.state_at(seq), seat), events, last.turn if last else None,
+                            last.phase if last else None)
+
+    return at
 
 
 def _tags(history: Any) -> Callable[[Any], frozenset[str]]:
@@ -131,6 +151,11 @@ def roll_label(roll: Any) -> str:
     return f"{rid} = {roll.value}"
 
 
+def card_label(history: History, key: str) -> str:
+    """A card place and the card it holds, short: ``action-deck/7 = spies-2``."""
+    return f"{key} = {history.value_of(key)}"
+
+
 def roll_effects(roll: Any) -> list[tuple[str, str, bool]]:
     """What each face would have meant: (face, meaning, shown) rows; meanings only where known."""
     effects = getattr(roll, "effects", None)
@@ -208,15 +233,23 @@ class DiceLabModel(traitlets.HasTraits):
         """Rolls and draws of the branch shown."""
         return self.current.rolls()  # type: ignore[no-any-return]
 
+    def card_places(self) -> list[tuple[str, ShuffleEvent]]:
+        """Every card place of the branch's shuffled decks (``<shuffle>/<n>``, 1 = top) with its shuffle."""
+        return [(f"{e.shuffle}/{n}", e) for e in self.current.shuffles() for n in range(1, len(e.order) + 1)]
+
+    def picks_card(self) -> bool:
+        """The pick is a card place of a shuffled deck (its value is a card), not a roll or a draw."""
+        return bool(self.selected_roll) and isinstance(self.current.roll(self.selected_roll), ShuffleEvent)
+
     def roll(self) -> Any:
         """The picked roll event of the branch shown."""
         return self.current.roll(self.selected_roll)
 
     def select(self, roll_id: str) -> None:
-        """Pick a roll of the branch shown; the value to try starts at its current value."""
-        event = self.current.roll(roll_id)
+        """Pick a roll, draw or card place of the branch shown; the value to try starts at its current value."""
+        value = self.current.value_of(roll_id)
         self.selected_roll = roll_id
-        self.value = event.value
+        self.value = value
 
     def decisive_roll_at(self, area: str | None = None, before: int | None = None) -> str:
         """The roll that decided a battle: its last roll the game tags ``decisive`` (``Ruleset.roll_tags``).
@@ -260,7 +293,7 @@ class DiceLabModel(traitlets.HasTraits):
         child: History = self.current.branch(self.selected_roll, self.value)
         self.tree_version += 1
         self.current = child
-        if any(self._id(r) == self.selected_roll for r in child.rolls()):
+        if self.selected_roll in chance_keys(child.events):
             self.value = child.value_of(self.selected_roll)
         return child
 
@@ -269,8 +302,7 @@ class DiceLabModel(traitlets.HasTraits):
         if history.root is not self.root:
             raise MalformedInput("that history is not in this dice lab's branch tree")
         self.current = history
-        ids = {self._id(r) for r in history.rolls()}
-        if self.selected_roll in ids:
+        if self.selected_roll in chance_keys(history.events):
             self.value = history.value_of(self.selected_roll)
         else:
             self.selected_roll = ""

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import traitlets
 
 from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
-from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at
+from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at, observes, seat_view_at
 from medviz.engine.errors import MalformedInput
 from medviz.engine.history import History
 
@@ -23,18 +23,31 @@ TRACK_PAD = 8
 
 class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
     """A replay of one history: play/pause, step buttons, an event slider with phase ticks, a jump
-    menu, the map (when a view function is known), the event log and the step's notes."""
+    menu, the map (when a view function is known), the event log and the step's notes.
+
+    For a game that hides something from its seats (it overrides ``Ruleset.observe``), a "seen by"
+    menu shows the map as one seat may see it (``seat``: the seat to start with; None: everything).
+    """
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
                  annotations: Any = None, interval_ms: int = 700,
-                 map_size: tuple[int | None, int] = (None, 750), start: int = 0) -> None:
+                 map_size: tuple[int | None, int] = (None, 750), start: int = 0, seat: str | None = None) -> None:
         self.model = ReplayModel(history)
         if not 0 <= start < len(history):
             raise MalformedInput(f"start {start} is not an event of this history (0..{len(history) - 1})")
         self.history = history
         self.annotations = annotations
         fn = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
-        self.view_at = fn
+        self._full_view_at = fn
+        seats = [s.id for s in history.ruleset.seats(history.scenario)] if observes(history) else []
+        if seat is not None and seat not in seats:
+            raise MalformedInput(f"seat {seat!r}: this game shows no seat's own view"
+                                 + (f" (its seats: {', '.join(seats)})" if seats else ""))
+        self.view_at = seat_view_at(history, seat) if seat is not None and fn is not None else fn
+        self.seat = widgets.Dropdown(
+            options=[("everything", ""), *((history.ruleset.seat_title(s, history.scenario), s) for s in seats)],
+            value=seat or "", description="seen by", layout=widgets.Layout(width="260px"))
+        self.seat.observe(self._on_seat, names="value")
         last = self.model.last
         self.play = widgets.Play(value=0, min=0, max=last, step=1, interval=interval_ms,
                                  description="Play", layout=widgets.Layout(width="auto"))
@@ -58,6 +71,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.forward.on_click(lambda _b: self.model.step(1))
         self.jump.observe(self._on_jump, names="value")
         self.map: MapPane | None = None
+        self._map_size = map_size
         self.battle = html_box(width="640px")
         if self.view_at is not None:
             self.map = MapPane(self.view_at(history, start), *map_size, ruleset=history.ruleset)
@@ -65,8 +79,9 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         else:
             stage = self.battle
         self.model.observe(self._on_cursor, names="cursor")
+        extra = [self.seat] if seats and self.map is not None else []
         controls = widgets.HBox([self.play, self.back, self.forward,
-                                 widgets.VBox([self.slider, self.ticks]), self.jump],
+                                 widgets.VBox([self.slider, self.ticks]), self.jump, *extra],
                                 layout=widgets.Layout(flex_flow="row wrap"))
         log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
         notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
@@ -107,6 +122,19 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         if change["new"] is not None and change["new"] >= 0:
             self.model.cursor = change["new"]
             self.jump.value = -1  # back to "jump to …", so the same stop can be chosen again
+
+    def _on_seat(self, change: Mapping[str, Any]) -> None:
+        """Show the map as the seat picked may see it (``Ruleset.observe``), or everything."""
+        seat = change["new"]
+        full = self._full_view_at
+        self.view_at = seat_view_at(self.history, seat) if seat and full is not None else full
+        if self.map is not None and self.view_at is not None:
+            # A new figure: a seat's view may have panel boxes the other lacks (its hand).
+            old = self.map.figure
+            self.map = MapPane(self.view_at(self.history, self.model.cursor), *self._map_size,
+                               ruleset=self.history.ruleset)
+            self.children = tuple(self.map.figure if c is old else c for c in self.children)
+        self._render(self.model.cursor)
 
     def _on_cursor(self, change: Mapping[str, Any]) -> None:
         self._render(change["new"])

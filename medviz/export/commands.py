@@ -1,6 +1,9 @@
 """The ``medviz export`` subcommand: a history (and its notes) as one standalone HTML page.
 
-    medviz export HISTORY [--annotations FILE] --html OUT
+    medviz export HISTORY [--annotations FILE] [--seat SEAT] --html OUT
+
+``--seat`` draws the map as that seat may see it (``Ruleset.observe``: a card game's hidden hands
+stay hidden on the map and in its panel); the log still lists every event.
 
 Bad input (a missing or malformed history, an annotation file with problems, an output folder
 that does not exist) prints one line and exits 2; nothing is written. The page is written
@@ -38,7 +41,17 @@ def cmd_export(args: argparse.Namespace) -> int:
             annotations = load_annotations(args.annotations, history)
         except DataError as exc:  # one line: every problem, separated by semicolons
             raise MalformedInput(f"{exc.problems and exc.args[0].splitlines()[0]}: " + "; ".join(exc.problems)) from None
-    path = export_html(history, out, annotations, compress_plotlyjs=not args.no_compress)
+    view_at = None
+    if args.seat:
+        from medviz.apps.model import observes, seat_view_at
+
+        seats = [s.id for s in history.ruleset.seats(history.scenario)]
+        if not observes(history) or args.seat not in seats:
+            raise MalformedInput(f"--seat {args.seat[:20]!r}: " + (f"expected one of {', '.join(seats)}" if observes(history)
+                                 else f"{history.game} hides nothing from its seats; leave --seat out"))
+        seat_at = seat_view_at(history, args.seat)
+        view_at = lambda seq: seat_at(history, seq)  # noqa: E731
+    path = export_html(history, out, annotations, view_at, compress_plotlyjs=not args.no_compress)
     size = path.stat().st_size
     notes = f", {len(annotations)} note(s)" if annotations is not None else ""
     print(f"Replay page written to {path} ({size / 1e6:.2f} MB, {len(history.events)} events{notes}); "
@@ -57,6 +70,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("history", help="a history JSON file (medviz battle --out, or a saved game)")
     p.add_argument("--annotations", metavar="FILE", help="a TOML file of notes anchored to events or phases")
+    p.add_argument("--seat", metavar="SEAT", help="draw the map as this seat may see it (a game with hidden cards)")
     p.add_argument("--html", required=True, metavar="OUT", help="the page to write")
     p.add_argument("--no-compress", action="store_true",
                    help="inline plotly.js as plain text (bigger page, for browsers without DecompressionStream)")

@@ -8,19 +8,21 @@ after which the game stops even if the deck has not ended it (a ruling, see the 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from medviz.engine import DecisionPoint, History, IllegalAction, MalformedInput, MedvizError, Policy, Seat, Task
 from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
-from medviz.engine.events import ChangeEvent, DecisionEvent, Event, ReportEvent
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent
+from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
 from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState
+from medviz.rules.medieval_xiii.view import COLOURS, HIDDEN
+
+__all__ = ["COLOURS", "GAME", "HIDDEN", "MedievalRuleset", "RULESET", "summary"]
 
 GAME = "medieval-xiii"
-COLOURS = {"A": "#d62728", "B": "#1f77b4", "C": "#2ca02c", "D": "#ff7f0e", "E": "#9467bd"}
-HIDDEN = "hidden"
 
 
 def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]:
@@ -84,6 +86,7 @@ class MedievalRuleset(DefinedRuleset):
             action_deck=[HIDDEN] * len(s.action_deck),
             map_deck=[HIDDEN] * len(s.map_deck),
             peeks={k: v for k, v in s.peeks.items() if k == seat},
+            seen_by=seat,
         )
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
@@ -100,6 +103,71 @@ class MedievalRuleset(DefinedRuleset):
         if isinstance(event, ReportEvent):
             return f"{event.report}: " + ", ".join(f"{k}={v}" for k, v in event.data.items())
         return super().describe(event)
+
+    # -- the map and the apps (view.py, portrayal.py) ----------------------------------------------
+    def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:
+        """``decisive`` for the dice that settle a battle (9.6), a Mongol attack (5.2) or a Crusade (6.2)."""
+        if isinstance(event, RollEvent) and event.roll.endswith(("/attacker", "/defender", "/mongols", "/map-card",
+                                                                  "/crusade/infidels")):
+            return _DECISIVE
+        return frozenset()
+
+    def seat_title(self, seat: str, scenario: str, state: Any = None) -> str:
+        """``Player A (Venice, Latin Kingdom)``: a seat and the Powers in front of it now (4.3)."""
+        if isinstance(state, MedievalState) and seat in state.front and state.powers_of(seat):
+            return f"Player {seat} ({', '.join(state.data.powers[p].name for p in state.powers_of(seat))})"
+        return f"Player {seat}"
+
+    def view_at(self, history: Any, seq: int) -> Any:
+        """The map view after event ``seq``, every card shown (view.history_view)."""
+        from medviz.rules.medieval_xiii.view import history_view
+
+        return history_view(history, seq)
+
+    def live_view(self, state: Any, events: Sequence[Event], turn: int | None = None,
+                  phase: str | None = None) -> Any:
+        """The map view of ``state`` after ``events`` (an observed state shows only what its seat may see)."""
+        from medviz.rules.medieval_xiii.view import state_view
+
+        if not isinstance(state, MedievalState):
+            return None
+        return state_view(state, events, phase=phase)
+
+    def map_name(self, view: Any) -> str:
+        """Every view of Medieval is drawn on the Europe of the map cards (geodata ``medieval-xiii``)."""
+        return view.map if isinstance(view, Portrayal) else "medieval-xiii"
+
+    def portray(self, view: Any, places: Mapping[str, Place], shades: Shades) -> Portrayal:
+        """A view of view.py as the map shows it (portrayal.py); a ``Portrayal`` as it is."""
+        if isinstance(view, Portrayal):
+            return view
+        from medviz.rules.medieval_xiii.portrayal import portray
+
+        return portray(view, places, shades)
+
+    def compare_views(self, before: Any, after: Any) -> list[str]:
+        """Provinces that end in other hands (4.2), map cards lost to the Mongols (5.3) and VP (12.0)."""
+        ca, cb = before["control"], after["control"]
+        moved = sorted(p for p in set(ca) | set(cb) if ca.get(p) != cb.get(p))
+        names = after["provinces"]
+        lines = ["Provinces that changed hands: " + ", ".join(
+            f"{names[p]['name']} ({ca.get(p) or 'nobody'} → {cb.get(p) or 'nobody'})" for p in moved)
+            if moved else "No province ends in other hands."]
+        cards = sorted(c for c in after["cards"] if before["cards"].get(c) != after["cards"][c])
+        if cards:
+            lines.append("Map cards: " + ", ".join(f"{c} {before['cards'].get(c)} → {after['cards'][c]}" for c in cards))
+        vp_a = {s: i["vp"] for s, i in before["seats"].items()}
+        vp_b = {s: i["vp"] for s, i in after["seats"].items()}
+        if vp_a != vp_b:
+            lines.append(f"VP: {vp_a} → {vp_b}")
+        return lines
+
+    def scores(self, view: Any) -> list[tuple[str, str, Mapping[str, int]]]:
+        """Victory points (12.0) and florins (1.7) by seat."""
+        if not isinstance(view, Mapping) or "seats" not in view:
+            return []
+        return [("VP", "victory points (12.0)", {s: i["vp"] for s, i in view["seats"].items()}),
+                ("Fl", "florins (1.7)", {s: i["florins"] for s, i in view["seats"].items()})]
 
 
     # -- medviz play medieval-xiii --players 3|4|5 -------------------------------------------------
@@ -129,6 +197,8 @@ class MedievalRuleset(DefinedRuleset):
         return [f"Medieval, {history.scenario}, seed {history.seed} ({players})",
                 f"Winner: {who}", f"Scores (VP): {scores}", f"How it ended: {info['reason']}"]
 
+
+_DECISIVE = frozenset({"decisive"})
 
 RULESET = MedievalRuleset()
 

@@ -68,6 +68,8 @@ class MedievalState:
     max_rounds: int = 60
     #: Why the game ended ("" while it goes on).
     over: str = ""
+    #: The seat an observed copy is seen by (``Ruleset.observe``); None: the whole table.
+    seen_by: str | None = None
 
     # -- reading ---------------------------------------------------------------------------
     def holder(self, power: str) -> str | None:
