@@ -133,7 +133,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             old = self.map.figure
             self.map = MapPane(self.view_at(self.history, self.model.cursor), *self._map_size,
                                ruleset=self.history.ruleset)
-            self.children = tuple(self.map.figure if c is old else c for c in self.children)
+            self.children = tuple(self.map.figure if c is old else c for c in getattr(self, "children"))
         self._render(self.model.cursor)
 
     def _on_cursor(self, change: Mapping[str, Any]) -> None:
