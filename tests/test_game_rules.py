@@ -394,7 +394,7 @@ def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
     assert r.state.units["vienne"][("france", "L")] == 2 and r.state.units["vienne"][("anjou", "L")] == 1
     # the counter sheet is the limit: all seven French levies are now on the map
     assert "france:L" not in decision(r.events, "GT1/recruit/A/pick-2").options
-    assert r.state.recruited_here["vienne"] == 3
+    assert r.state.recruited_here["A"]["vienne"] == 3
     # 6.2: no more than three recruits in one area
     from medviz.rules.medempires.game.recruitment import land_places
 

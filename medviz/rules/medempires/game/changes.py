@@ -49,8 +49,9 @@ def _key(d: Mapping[str, Any]) -> Key:
 @reducer("unit-placed")
 def _placed(s: GameState, d: Mapping[str, Any]) -> None:
     _add(s.units, d["area"], _key(d), int(d.get("n", 1)))
-    if d.get("recruited"):
-        s.recruited_here[d["area"]] = s.recruited_here.get(d["area"], 0) + int(d.get("n", 1))
+    if d.get("recruited"):  # 6.2: the three-recruits limit is each player's own
+        mine = s.recruited_here.setdefault(str(d.get("side") or s.side_of(d["power"])), {})
+        mine[d["area"]] = mine.get(d["area"], 0) + int(d.get("n", 1))
     refresh_control(s, (d["area"],))
 
 

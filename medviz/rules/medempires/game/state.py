@@ -145,7 +145,7 @@ class GameState:
     battle_info: dict[str, Any] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)               # 13.0: Aragonese areas A took
     merc_fought: int = 0                                          # 14.1: mercenary combats this turn
-    recruited_here: dict[str, int] = field(default_factory=dict)  # 6.2: recruits per area this phase
+    recruited_here: dict[str, dict[str, int]] = field(default_factory=dict)  # 6.2: side -> area -> recruits
     allied_recruits: list[str] = field(default_factory=list)      # 6.2: allied powers recruited from
     chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
         "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})
