@@ -41,3 +41,61 @@ def test_6_2_the_three_recruits_limit_is_each_players_own() -> None:
     r = run_tasks(s, [Task.of("game.recruit-pick", side="A", pick=1, done=())], ch)
     assert sea in decision(r.events, "GT1/recruit/B/pick-6/area").options  # A's three do not count for B
     assert r.state.recruited_here["A"][sea] == 3
+
+
+# -- 8.2 ------------------------------------------------------------------------------------------
+def test_8_2_the_last_holder_rolls_for_the_pope_even_when_he_is_not_in_rome() -> None:
+    from medviz.rules.medempires.game.turn import pope_death
+
+    s = empty_position()
+    s.cup = {"pope": 1}
+    ctx = _ctx(s)
+    ctx.change("marker-drawn", actor="B", side="B", marker="pope")  # drawn without Rome: back to the cup
+    ctx.change("marker-spent", actor="B", side="B", marker="pope", to="aside")
+    assert s.pope is None
+    ctx = _ctx(s, overrides={"GT1/end/pope-death": 6})
+    pope_death(s, ctx)
+    assert _rolls(ctx) == ["GT1/end/pope-death"]
+    assert [e.actor for e in ctx.events if isinstance(e, RollEvent)] == ["B"]
+    assert s.chronicle["popes_died"] == [{"turn": 1}]
+
+
+def test_8_2_a_pope_held_in_a_hand_goes_back_to_the_cup_when_he_dies() -> None:
+    from medviz.rules.medempires.game.turn import pope_death
+
+    s = empty_position()
+    s.cup = {"pope": 1}
+    _ctx(s).change("marker-drawn", actor="A", side="A", marker="pope")  # e.g. after a DV+S result
+    pope_death(s, _ctx(s, overrides={"GT1/end/pope-death": 6}))
+    assert s.hands["A"].get("pope", 0) == 0 and s.cup["pope"] == 1
+
+
+# -- 8.1 (1) --------------------------------------------------------------------------------------
+def test_8_1_a_king_lives_while_friendly_units_outside_the_battle_stay_with_him() -> None:
+    from medviz.rules.medempires import combat
+    from medviz.rules.medempires.game.battles import bury_lonely_kings, open_battle
+
+    s = empty_position()
+    put(s, "sicily_east", "aragon", "L")
+    put(s, "sicily_east", "aragon", "FA")   # stays out of the battle
+    put(s, "sicily_east", "anjou", "FA", 3)
+    s.kings["peter_iii"] = "sicily_east"
+    ctx = _ctx(s)
+    open_battle(s, ctx, "x", "sicily_east", "B", {("aragon", "L"): 1}, {("anjou", "FA"): 3}, ["peter_iii"], [],
+                None, True)
+    ctx.change("battle-eliminate", actor="B", side="attacker", power="aragon", unit="L")
+    combat._check_kings(s.battle, ctx)  # type: ignore[arg-type]
+    bury_lonely_kings(s, ctx, "sicily_east")
+    assert changes(ctx.events, "battle-king-killed") == [] and changes(ctx.events, "king-died") == []
+    assert s.kings["peter_iii"] == "sicily_east"
+    # with nobody else in the area the King dies with his last unit
+    s2 = empty_position()
+    put(s2, "sicily_east", "aragon", "L")
+    put(s2, "sicily_east", "anjou", "FA", 3)
+    s2.kings["peter_iii"] = "sicily_east"
+    ctx = _ctx(s2)
+    open_battle(s2, ctx, "x", "sicily_east", "B", {("aragon", "L"): 1}, {("anjou", "FA"): 3}, ["peter_iii"], [],
+                None, True)
+    ctx.change("battle-eliminate", actor="B", side="attacker", power="aragon", unit="L")
+    combat._check_kings(s2.battle, ctx)  # type: ignore[arg-type]
+    assert len(changes(ctx.events, "battle-king-killed")) == 1 and "peter_iii" not in s2.kings

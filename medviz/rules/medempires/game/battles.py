@@ -48,12 +48,16 @@ def open_battle(state: GameState, ctx: Context, prefix: str, area: str, attacker
     kings = {"attacker": best_king(state, attacker_kings) if kind == "land" else None,
              "defender": best_king(state, defender_kings) if kind == "land" else None}
     data = state.data
+    # 8.1 (1): friendly land units in the area that stay out of the battle keep its King alive
+    cover = {s: sum(state.side_units(area, p).values()) - sum(u.values()) if kind == "land" else 0
+             for s, p, u in (("attacker", attacker, attacker_units), ("defender", other_side(attacker), defender_units))}
     ctx.change("battle-opened", actor=attacker, prefix=prefix, area=area, kind=kind,
                city=bool(state.map.areas[area].city) and kind == "land",
                attacker=_units_list(attacker_units), defender=_units_list(defender_units),
                kings=kings, king_values={s: data.kings[k].military if k else 0 for s, k in kings.items()},
                players=players, markers={s: battle_markers(state, p) for s, p in players.items()},
-               force_side=force_side, ops=ops, may_avoid=not interception)
+               force_side=force_side, ops=ops, may_avoid=not interception,
+               cover={s: n for s, n in cover.items() if n > 0})
     if interception:
         ctx.schedule(Task.of("battle.round", checkpoint=True, table="field", roller="attacker"),
                      Task.of("game.after-battle"), *then)
@@ -72,6 +76,7 @@ def build_battle(state: GameState, d: Mapping[str, Any]) -> BattleState:
     b = BattleState(d["prefix"], d["kind"], bool(d["city"]), sides, ops=int(d["ops"]),
                     may_avoid=bool(d["may_avoid"]))
     b.initial = {s: dict(sides[s].units) for s in sides}
+    b.cover = {s: int(n) for s, n in d.get("cover", {}).items()}
     return b
 
 

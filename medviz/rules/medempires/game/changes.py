@@ -296,6 +296,8 @@ def _drawn(s: GameState, d: Mapping[str, Any]) -> None:
         del s.cup[m]
     hand = s.hands[d["side"]]
     hand[m] = hand.get(m, 0) + 1
+    if m == "pope":  # 8.2: drawing the marker is holding it
+        s.pope_holder = d["side"]
 
 
 @reducer("marker-spent")

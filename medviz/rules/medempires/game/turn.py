@@ -202,13 +202,18 @@ def task_end_of_turn(state: GameState, ctx: Context) -> None:
 
 
 def pope_death(state: GameState, ctx: Context) -> None:
-    """8.2: the side holding the Pope rolls; a 6 kills him (14.2 Poison: +1 for 1 TP of the other side)."""
-    if state.pope is None:
+    """8.2: the last side to hold the Pope marker rolls, in Rome or not; a 6 kills him (14.2 Poison: +1).
+
+    Ruling: drawing the marker is holding it, so the roll is made every turn once the marker has
+    been drawn; a Pope who dies outside Rome only enters the chronicle (a held marker goes back to
+    the cup). Poison (14.2) needs a Pope in Rome.
+    """
+    holder = state.pope or state.pope_holder
+    if holder is None:
         return
-    holder = state.pope
     drm = 0
     rival = other_side(holder)
-    if state.options.get("poison") and state.tp[rival] >= 1:
+    if state.pope is not None and state.options.get("poison") and state.tp[rival] >= 1:
         use = ctx.decide(f"{gt(state)}/end/poison", rival, ["no", "spend 1 TP"], prompt="Poison the Pope? (14.2)")
         if use == "spend 1 TP":
             ctx.change("treasury", actor=rival, side=rival, tp=state.tp[rival] - 1, why="poison (14.2)")
@@ -216,6 +221,9 @@ def pope_death(state: GameState, ctx: Context) -> None:
     die = ctx.roll(f"{gt(state)}/end/pope-death", actor=holder, purpose="death of the Pope (8.2)",
                    effects={f: ("dies" if f + drm >= 6 else "lives") for f in range(1, 7)})
     if die + drm >= 6:
+        for side in SIDES:  # 8.2: a held marker goes back to the cup
+            for _ in range(state.hands[side].get("pope", 0)):
+                ctx.change("marker-spent", actor=side, side=side, marker="pope", to="cup", use="the Pope died")
         ctx.change("pope", actor=holder, side=None, died=True)
 
 
