@@ -99,3 +99,36 @@ def test_8_1_a_king_lives_while_friendly_units_outside_the_battle_stay_with_him(
     ctx.change("battle-eliminate", actor="B", side="attacker", power="aragon", unit="L")
     combat._check_kings(s2.battle, ctx)  # type: ignore[arg-type]
     assert len(changes(ctx.events, "battle-king-killed")) == 1 and "peter_iii" not in s2.kings
+
+
+# -- 11.2 / 8.1: no King is lost at sea -----------------------------------------------------------
+def _fleet_with_king(s: GameState) -> None:
+    """An Aragonese fleet in the Balearic Sea carrying only King Peter III, 4 OPs left."""
+    from medviz.rules.medempires.game.state import Force
+
+    put(s, "balearic_sea", "aragon", "F")
+    s.force = Force("GT1/ops-B/force-1", "B", "aragon", "sea", "balearic_sea", "balearic_sea",
+                    {("aragon", "F"): 1}, ops=4, cargo_kings=["peter_iii"], moved=True)
+    s.kings["peter_iii"] = "balearic_sea"
+
+
+def test_11_2_a_fleet_carrying_only_a_king_may_set_him_ashore_and_end_its_action() -> None:
+    from medviz.rules.medempires.game.operations import step_options
+
+    s = empty_position()
+    put(s, "catalan_counties", "aragon", "FA")
+    _fleet_with_king(s)
+    opts = step_options(s, s.force)  # type: ignore[arg-type]
+    assert "end" in opts and "debark-king:catalan_counties:peter_iii" in opts
+    r = run_tasks(s, [Task.of("game.force-step", side="B", n=1, k=1)],
+                  {"GT1/ops-B/force-1/action-1": "debark-king:catalan_counties:peter_iii"})
+    assert r.state.kings["peter_iii"] == "catalan_counties" and changes(r.events, "king-died") == []
+
+
+def test_11_2_a_king_still_aboard_when_the_fleet_ends_goes_ashore_never_lost_at_sea() -> None:
+    s = empty_position()
+    put(s, "catalan_counties", "aragon", "FA")
+    _fleet_with_king(s)
+    r = run_tasks(s, [Task.of("game.force-step", side="B", n=1, k=1)], {"GT1/ops-B/force-1/action-1": "end"})
+    assert changes(r.events, "king-died") == []
+    assert r.state.kings["peter_iii"] == "catalan_counties" and r.state.force is None

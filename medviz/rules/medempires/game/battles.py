@@ -121,7 +121,11 @@ def draw_marker(state: GameState, ctx: Context, side: str, draw_id: str, purpose
 
 
 def settle_cargo(state: GameState, ctx: Context, prefix: str) -> None:
-    """Land units beyond what the surviving fleets can carry are lost with the fleets (ruling, 11.2)."""
+    """Land units beyond what the surviving fleets can carry are lost with the fleets (ruling, 11.2).
+
+    A King aboard dies only when the last fleet carrying him is sunk: every friendly unit stacked
+    with him was eliminated in combat (8.1 (1)).
+    """
     f = state.force
     if f is None or f.kind != "sea" or not (f.cargo or f.cargo_kings):
         return
@@ -133,9 +137,9 @@ def settle_cargo(state: GameState, ctx: Context, prefix: str) -> None:
         i += 1
         ctx.change("cargo-lost", actor=f.side, power=key[0], unit=key[1])
         carried -= 1
-    if f.count() == 0:
+    if f.count() == 0:  # 8.1 (1): every friendly unit stacked with him, fleets and cargo, fell in combat
         for k in list(f.cargo_kings):
-            ctx.change("king-died", actor=f.side, king=k, power=state.data.kings[k].power, cause="lost at sea")
+            ctx.change("king-died", actor=f.side, king=k, power=state.data.kings[k].power, cause="battle")
 
 
 def bury_lonely_kings(state: GameState, ctx: Context, area: str) -> None:
