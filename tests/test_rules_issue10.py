@@ -132,3 +132,87 @@ def test_11_2_a_king_still_aboard_when_the_fleet_ends_goes_ashore_never_lost_at_
     r = run_tasks(s, [Task.of("game.force-step", side="B", n=1, k=1)], {"GT1/ops-B/force-1/action-1": "end"})
     assert changes(r.events, "king-died") == []
     assert r.state.kings["peter_iii"] == "catalan_counties" and r.state.force is None
+
+
+# -- 14.1: mutiny is tracked per unit ---------------------------------------------------------------
+def _battle(s: GameState, ctx: Context, area: str, mine: int, *, fight: bool = True, lose: int = 0,
+            force: bool = False) -> None:
+    """A battle in ``area``: ``mine`` Aragonese mercenaries defend against three Angevin field armies."""
+    from medviz.rules.medempires.game.battles import open_battle
+
+    open_battle(s, ctx, f"b{len(s.chronicle['battles'])}", area, "A", {("anjou", "FA"): 3},
+                {("aragon", "M"): mine}, [], [], "defender" if force else None, True)
+    if fight:
+        ctx.change("battle-round-begins", automatic=True)
+    else:
+        ctx.change("battle-avoided", actor="B")
+    for _ in range(lose):
+        ctx.change("battle-eliminate", actor="B", side="defender", power="aragon", unit="M")
+    ctx.change("battle-closed", automatic=True, summary={"area": area})
+
+
+def _mutiny_rolls(s: GameState) -> list[str]:
+    """The mutiny dice rolled at the end of the turn (each comes up 6: nobody mutinies)."""
+    from medviz.rules.medempires.game.turn import mutiny
+
+    ctx = _ctx(s, overrides={f"GT1/end/mutiny/{a}/aragon-{j}": 6 for a in s.units for j in range(1, 4)})
+    mutiny(s, ctx)
+    return _rolls(ctx)
+
+
+def _mercs(*areas: str) -> GameState:
+    s = empty_position()
+    for a in areas:
+        put(s, a, "aragon", "M")
+    put(s, "sicily_west", "anjou", "FA", 3)
+    return s
+
+
+def test_14_1_a_mercenary_that_fell_in_battle_does_not_spare_an_idle_one() -> None:
+    s = _mercs("sicily_west", "valencia")
+    ctx = _ctx(s)
+    _battle(s, ctx, "sicily_west", 1, lose=1)
+    assert _mutiny_rolls(s) == ["GT1/end/mutiny/valencia/aragon-1"]
+
+
+def test_14_1_an_avoided_battle_is_no_combat() -> None:
+    s = _mercs("sicily_west", "valencia")
+    _battle(s, _ctx(s), "sicily_west", 1, fight=False)
+    assert _mutiny_rolls(s) == ["GT1/end/mutiny/sicily_west/aragon-1", "GT1/end/mutiny/valencia/aragon-1"]
+
+
+def test_14_1_one_unit_in_two_battles_covers_only_itself() -> None:
+    s = _mercs("sicily_west", "valencia")
+    ctx = _ctx(s)
+    _battle(s, ctx, "sicily_west", 1)
+    _battle(s, ctx, "sicily_west", 1)
+    assert _mutiny_rolls(s) == ["GT1/end/mutiny/valencia/aragon-1"]
+
+
+def test_14_1_a_mercenary_that_fought_keeps_its_record_when_it_moves_and_the_owner_never_picks() -> None:
+    s = _mercs("sicily_west", "valencia", "valencia")
+    ctx = _ctx(s)
+    _battle(s, ctx, "sicily_west", 1)
+    ctx.change("unit-moved", actor="B", power="aragon", unit="M", source="sicily_west", to="valencia")
+    assert _mutiny_rolls(s) == ["GT1/end/mutiny/valencia/aragon-1", "GT1/end/mutiny/valencia/aragon-2"]
+    from medviz.rules.medempires.game.turn import mutiny
+
+    ctx = _ctx(s, overrides={"GT1/end/mutiny/valencia/aragon-1": 2, "GT1/end/mutiny/valencia/aragon-2": 6})
+    mutiny(s, ctx)
+    assert [e for e in ctx.events if type(e).__name__ == "DecisionEvent"] == []  # no "which one mutinies?"
+    assert s.units["valencia"][("aragon", "M")] == 2 and s.fought["valencia"][("aragon", "M")] == 1
+
+
+def test_14_1_a_force_carries_its_mercenaries_record_and_takes_idle_ones_first() -> None:
+    s = _mercs("sicily_west", "sicily_west")
+    ctx = _ctx(s)
+    s.fought = {"sicily_west": {("aragon", "M"): 1}}  # one of the two fought already
+    ctx.change("force-formed", actor="B", id="f", side="B", power="aragon", kind="land", area="sicily_west",
+               units=[["aragon", "M", 1]])
+    assert s.force is not None and s.force.fought == {}  # the idle one marches
+    _battle(s, ctx, "sicily_west", 1, force=True)
+    assert s.force.fought == {("aragon", "M"): 1}
+    ctx.change("force-moved", actor="B", to="sicily_east")
+    assert s.fought == {"sicily_west": {("aragon", "M"): 1}, "sicily_east": {("aragon", "M"): 1}}
+    ctx.change("force-ends", actor="B")
+    assert _mutiny_rolls(s) == []

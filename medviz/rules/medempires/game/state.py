@@ -94,12 +94,14 @@ class Force:
     steps: int = 0
     moved: bool = False            # left the initial area (pick-ups there end, 10.1)
     landing_parent: str | None = None
+    fought: dict[Key, int] = field(default_factory=dict)        # 14.1: mercenaries in the force that fought
+    cargo_fought: dict[Key, int] = field(default_factory=dict)  # 14.1: mercenaries aboard that fought
 
     def copy(self) -> Force:
         """An independent copy."""
         return Force(self.id, self.side, self.power, self.kind, self.area, self.start, dict(self.units),
                      self.ops, list(self.kings), dict(self.cargo), list(self.cargo_kings), self.restricted,
-                     self.steps, self.moved, self.landing_parent)
+                     self.steps, self.moved, self.landing_parent, dict(self.fought), dict(self.cargo_fought))
 
     def count(self) -> int:
         """Units in the force (Kings and cargo not counted)."""
@@ -144,7 +146,7 @@ class GameState:
     battle: BattleState | None = None
     battle_info: dict[str, Any] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)               # 13.0: Aragonese areas A took
-    merc_fought: int = 0                                          # 14.1: mercenary combats this turn
+    fought: dict[str, dict[Key, int]] = field(default_factory=dict)  # 14.1: mercenaries per area that fought
     recruited_here: dict[str, dict[str, int]] = field(default_factory=dict)  # 6.2: side -> area -> recruits
     allied_recruits: list[str] = field(default_factory=list)      # 6.2: allied powers recruited from
     chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
