@@ -216,3 +216,15 @@ def test_14_1_a_force_carries_its_mercenaries_record_and_takes_idle_ones_first()
     assert s.fought == {"sicily_west": {("aragon", "M"): 1}, "sicily_east": {("aragon", "M"): 1}}
     ctx.change("force-ends", actor="B")
     assert _mutiny_rolls(s) == []
+
+
+# -- 12.0 Crusade ---------------------------------------------------------------------------------
+def test_12_crusaders_return_at_the_first_recruitment_phase_with_an_eligible_area_even_the_same_turn() -> None:
+    from medviz.rules.medempires.game.recruitment import crusaders_return
+
+    s = set_up_state("standard", {})
+    s.phase = "recruitment"
+    ctx = _ctx(s)
+    ctx.change("unit-removed", actor="B", area="valencia", power="aragon", unit="FA", to="crusade", side="B")
+    crusaders_return(s, ctx, "B")  # GT1: they left in this turn's Stratagem Markers Phase
+    assert s.crusade["B"] == {} and len(changes(ctx.events, "crusade-return")) == 1

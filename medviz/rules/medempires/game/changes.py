@@ -101,7 +101,6 @@ def _removed(s: GameState, d: Mapping[str, Any]) -> None:
     if d.get("to") == "crusade":
         side = d["side"]
         s.crusade[side][key] = s.crusade[side].get(key, 0) + n
-        s.crusade_turn[side] = s.turn
     refresh_control(s, (area,))
 
 

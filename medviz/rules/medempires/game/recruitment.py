@@ -209,18 +209,17 @@ def buy(state: GameState, ctx: Context, side: str, choice: str, rid: str) -> Non
 
 
 def crusaders_return(state: GameState, ctx: Context, side: str) -> None:
-    """12.0 Crusade: units set aside come back in a later Recruitment Phase, in friendly total-controlled areas.
+    """12.0 Crusade: units set aside come back in a Recruitment Phase, in friendly total-controlled areas.
 
-    Ruling: they return from the next game turn on (returning in the same turn would make the
-    marker nearly harmless), placed like recruits but outside the three-recruits limit.
+    Ruling: they come back in the first Joint Recruitment Phase at which their side has an eligible
+    area, the one of the turn they left included (12.0: the first game turn with such an area);
+    they are placed like recruits but outside the three-recruits limit. Units with nowhere to go wait.
     """
     if not state.crusade[side] or state.phase != "recruitment":
         return
     m = state.map.areas
     i = 0
     for (power, code), n in sorted(state.crusade[side].items()):
-        if state.crusade_turn.get(side, 0) >= state.turn:
-            return
         for _ in range(n):
             if code == "F":
                 places = sorted(friendly_port_seas(state, side))

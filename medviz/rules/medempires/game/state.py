@@ -136,7 +136,6 @@ class GameState:
     plague: bool = False
     crusade: dict[str, dict[Key, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
     crusade_fleet_due: dict[str, bool] = field(default_factory=lambda: {"A": False, "B": False})
-    crusade_turn: dict[str, int] = field(default_factory=dict)  # side -> GT its crusaders left
     political: dict[str, list[str]] = field(default_factory=lambda: {"A": [], "B": []})  # kinds left
     kings_used: list[str] = field(default_factory=list)          # Kings' diplomacy used this turn
     pope_used: bool = False
