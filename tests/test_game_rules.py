@@ -394,7 +394,7 @@ def test_6_2_single_levy_costs_one_and_two_levies_cost_one() -> None:
     assert r.state.units["vienne"][("france", "L")] == 2 and r.state.units["vienne"][("anjou", "L")] == 1
     # the counter sheet is the limit: all seven French levies are now on the map
     assert "france:L" not in decision(r.events, "GT1/recruit/A/pick-2").options
-    assert r.state.recruited_here["vienne"] == 3
+    assert r.state.recruited_here["A"]["vienne"] == 3
     # 6.2: no more than three recruits in one area
     from medviz.rules.medempires.game.recruitment import land_places
 
@@ -925,12 +925,12 @@ def test_14_1_idle_mercenaries_mutiny_on_one_to_four_and_cost_a_tp() -> None:
     put(s, "sicily_west", "aragon", "M")
     put(s, "valencia", "aragon", "M")
     s.tp["B"] = 5
-    ctx = _ctx(s, {"GT1/end/mutiny-1/which": "valencia"}, {"GT1/end/mutiny-1": 4, "GT1/end/mutiny-2": 5})
+    ctx = _ctx(s, overrides={"GT1/end/mutiny/sicily_west/aragon-1": 5, "GT1/end/mutiny/valencia/aragon-1": 4})
     mutiny(s, ctx)  # type: ignore[arg-type]
     assert s.tp["B"] == 4 and ("aragon", "M") not in s.units.get("valencia", {})
     assert s.units["sicily_west"][("aragon", "M")] == 1  # a 5 is loyal
-    s.merc_fought = 1  # one combat covers one of the two: a single roll
-    ctx = _ctx(s, overrides={"GT1/end/mutiny-1": 6})
+    s.fought = {"sicily_west": {("aragon", "M"): 1}}  # the one left fought a combat: no roll
+    ctx = _ctx(s, overrides={"GT1/end/mutiny/sicily_west/aragon-1": 1})
     mutiny(s, ctx)  # type: ignore[arg-type]
     assert [e.roll for e in ctx.events if isinstance(e, RollEvent)] == []  # type: ignore[attr-defined]
 

@@ -15,9 +15,11 @@ CELLS = [
 
 *Mediterranean Empires* (Strategy & Tactics 330), scenario 13.0: three game turns of ten years each.
 **Player A** is France and Angevin Naples (blues); **Player B** is Aragon with its Sicilian allies
-(red and gold). Aragon wins only if, at the end, it holds **both Sicilian areas and Malta** and France
-never took **Upper Aragon, Rosselló, the Catalan counties or Urgell**; anything else is a French and
-Angevin victory.
+(red and gold). Aragon wins only if, at the end, it holds **both Sicilian areas** (Val di Mazara; Val
+Demone and Val di Noto) **and Malta**, **and** it kept France from taking **any** of the four Aragonese
+areas — **Upper Aragon, Rosselló, the Catalan counties and Urgell** — at any moment of the game.
+Anything else is a French and Angevin victory (rule 13.0; medviz counts an area as taken once Player A
+held it in total control, even for a moment: see `docs/rulings.md`).
 
 Both sides are played by medviz's **historical players**: they steer toward what really happened —
 Peter III's landing in Sicily, the naval war around Malta and Naples, the French crusade into Catalonia
@@ -25,8 +27,10 @@ in 1285 — wherever the dice allow, and play sensibly once history is out of re
 tie the game to the dated history; they come from `annotations/vespers-1282.toml`, a file you can copy
 and edit for your own replays (see `docs/annotations.md`).
 
-The replay below is the game of seed 1055 — one whose dice let history happen in Sicily and Malta. Change
-the seed to play another war.
+The replay below is the game of seed 1490 — one whose dice let history happen in Sicily and Malta:
+Aragon's side keeps the island and Malta, and its fleet wins a battle off Malta (in the game's last
+decade, where Lauria won in 1283). France holds Rosselló for a while, and that alone makes it a French
+win. Change the seed to play another war.
 
 Run the cells from top to bottom (*Run → Run All Cells*)."""),
     code("""from medviz.engine import play, diff
@@ -37,7 +41,7 @@ from medviz.viz import state_map
 from medviz.apps import ReplayViewer, DiceLab
 
 historical = RULESET.policies["historical"]()
-history = play(RULESET, "vespers-1282", {}, seed=1055, players={"A": historical, "B": historical})
+history = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
 notes = load_annotations("annotations/vespers-1282.toml", history)
 print(f"{len(history):,} events, {len(history.rolls())} dice rolls and draws")
 print("Outcome:", history.outcome["winner"], "—", history.outcome["reason"])"""),
@@ -73,43 +77,48 @@ facts = [
      ", ".join(areas[a].name for a in history.final_state.taken) or "none taken"),
     ("All three kings die in 1285", "Kings who died in the game",
      ", ".join(f"{kings[k['king']].name} (turn {k['turn']})" for k in chronicle["kings_died"]) or "none"),
-    ("Popes die in 1285, 1287, 1292, 1294 (abdication), 1303", "Popes who died in the game",
+    ("Popes die in 1285 (Martin IV), 1287 (Honorius IV), 1292 (Nicholas IV), 1296 (Celestine V, who had "
+     "abdicated in 1294), 1303 (Boniface VIII) and 1304 (Benedict XI)", "Popes who died in the game",
      str(len(chronicle["popes_died"]))),
 ]
 pd.DataFrame(facts, columns=["history", "in the game", "this replay"])"""),
     code("""battles = pd.DataFrame(chronicle["battles"])
 battles.head(20) if len(battles) else "no battles were fought\""""),
-    md("""## What if? Change the die that decided a famous battle
+    md("""## What if? Change the die that decided the Battle of Malta
 
 Every die has an id that says what it is for, so we can change exactly one of them and let the game
-run on from there; every other die that is rolled for the same purpose keeps its value. Below we find
-the first battle fought at sea around Malta or Sicily (the historical Battle of Malta, 1283) — or, if
-the replay fought none there, its first battle — and give its deciding roll the face that would have
-hurt the winner most."""),
+run on from there; every other die that is rolled for the same purpose keeps its value. On 8 July
+1283 Roger of Lauria destroyed the Angevin relief fleet in Malta's Grand Harbour. Below we find the
+first **naval** battle fought in the sea on Malta's coast (the Strait of Sicily) and give its
+deciding roll the face that would have hurt the winner most. A replay that fought no naval battle
+there takes its first naval battle elsewhere; a land battle is never taken."""),
     code("""from medviz.engine import ChangeEvent
 
-famous = {"malta", "strait_of_sicily", "sicily_west", "sicily_east", "tyrrhenian_south", "ionian_sea"}
+off_malta = {a for a, area in areas.items() if area.kind == "sea" and "malta" in area.coasts}
 def table_rolls(prefix):
     return [r for r in history.rolls() if getattr(r, "roll", "").startswith(prefix + "/") and "/round-" in r.roll]
-
-# Battles that came to blows (not avoided), famous waters first.
-fought = [e for e in history.events if isinstance(e, ChangeEvent) and e.change == "battle-opened"
-          and table_rolls(e.data["prefix"])]
-fought.sort(key=lambda e: e.data["area"] not in famous)
-assert fought, "this replay fought no battle"
-battle = fought[0]
-decisive = table_rolls(battle.data["prefix"])[-1]
-print("battle in", battle.data["area"], "— deciding roll", decisive.roll, "=", decisive.value)
-print("what each face would have meant:", dict(decisive.effects))
 
 def loser_face(roll):
     order = ["DV+S", "DV", "BB", "NE", "CA"]
     faces = sorted(roll.effects, key=lambda f: order.index(roll.effects[f]) if roll.effects[f] in order else 9)
     return int(faces[-1]) if int(faces[-1]) != roll.value else int(faces[-2])
 
-what_if = history.branch(decisive.roll, loser_face(decisive))
-print(diff(history, what_if).summary(history.describe))"""),
-    code("""state_map(history_view(what_if, len(what_if) - 1), width=1200, height=750)"""),
+# Naval battles that came to blows (not avoided), those off Malta first.
+naval = [e for e in history.events if isinstance(e, ChangeEvent) and e.change == "battle-opened"
+         and e.data["kind"] == "sea" and table_rolls(e.data["prefix"])]
+naval.sort(key=lambda e: e.data["area"] not in off_malta)
+what_if = None
+if naval:
+    battle = naval[0]
+    decisive = table_rolls(battle.data["prefix"])[-1]
+    print(f"naval battle in {areas[battle.data['area']].name}, game turn {battle.turn}",
+          "— deciding roll", decisive.roll, "=", decisive.value)
+    print("what each face would have meant:", dict(decisive.effects))
+    what_if = history.branch(decisive.roll, loser_face(decisive))
+    print(diff(history, what_if).summary(history.describe))
+else:
+    print("this replay fought no naval battle: change the seed")"""),
+    code("""state_map(history_view(what_if, len(what_if) - 1), width=1200, height=750) if what_if else None"""),
     md("""## Your turn: the dice lab
 
 Pick any roll, see how likely it was and what each face would have meant, change it and watch the

@@ -259,6 +259,7 @@ class BattleState:
     rounds: int = 0
     finished: bool = False
     initial: dict[str, dict[UnitKey, int]] = field(default_factory=dict)
+    cover: dict[str, int] = field(default_factory=dict)  # friendly units stacked with the King outside the battle
 
     def engaged(self, side: str) -> dict[UnitKey, int]:
         """Units of ``side`` fighting the current combat (raiders only after a modified 5 avoid)."""
@@ -274,7 +275,7 @@ class BattleState:
             self.prefix, self.kind, self.city, sides, self.ops, self.may_avoid, self.raiders_only,
             self.avoided, list(self.results), {k: dict(v) for k, v in self.eliminated.items()},
             list(self.kings_killed), self.combats, self.rounds, self.finished,
-            {k: dict(v) for k, v in self.initial.items()},
+            {k: dict(v) for k, v in self.initial.items()}, dict(self.cover),
         )
 
 
@@ -530,10 +531,10 @@ def _eliminate_points(b: BattleState, ctx: Context, side: str, points: int, tabl
 
 
 def _check_kings(b: BattleState, ctx: Context) -> None:
-    """A King dies when every friendly unit stacked with him is eliminated (8.1)."""
+    """A King dies when every friendly unit stacked with him is eliminated (8.1): those outside the battle too."""
     for side in SIDES:
         s = b.sides[side]
-        if s.king and s.count() == 0 and side not in b.kings_killed:
+        if s.king and s.count() == 0 and not b.cover.get(side) and side not in b.kings_killed:
             ctx.change("battle-king-killed", actor=s.player, side=side, power=s.king[0])
 
 

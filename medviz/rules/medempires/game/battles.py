@@ -48,12 +48,16 @@ def open_battle(state: GameState, ctx: Context, prefix: str, area: str, attacker
     kings = {"attacker": best_king(state, attacker_kings) if kind == "land" else None,
              "defender": best_king(state, defender_kings) if kind == "land" else None}
     data = state.data
+    # 8.1 (1): friendly land units in the area that stay out of the battle keep its King alive
+    cover = {s: sum(state.side_units(area, p).values()) - sum(u.values()) if kind == "land" else 0
+             for s, p, u in (("attacker", attacker, attacker_units), ("defender", other_side(attacker), defender_units))}
     ctx.change("battle-opened", actor=attacker, prefix=prefix, area=area, kind=kind,
                city=bool(state.map.areas[area].city) and kind == "land",
                attacker=_units_list(attacker_units), defender=_units_list(defender_units),
                kings=kings, king_values={s: data.kings[k].military if k else 0 for s, k in kings.items()},
                players=players, markers={s: battle_markers(state, p) for s, p in players.items()},
-               force_side=force_side, ops=ops, may_avoid=not interception)
+               force_side=force_side, ops=ops, may_avoid=not interception,
+               cover={s: n for s, n in cover.items() if n > 0})
     if interception:
         ctx.schedule(Task.of("battle.round", checkpoint=True, table="field", roller="attacker"),
                      Task.of("game.after-battle"), *then)
@@ -72,6 +76,7 @@ def build_battle(state: GameState, d: Mapping[str, Any]) -> BattleState:
     b = BattleState(d["prefix"], d["kind"], bool(d["city"]), sides, ops=int(d["ops"]),
                     may_avoid=bool(d["may_avoid"]))
     b.initial = {s: dict(sides[s].units) for s in sides}
+    b.cover = {s: int(n) for s, n in d.get("cover", {}).items()}
     return b
 
 
@@ -116,7 +121,11 @@ def draw_marker(state: GameState, ctx: Context, side: str, draw_id: str, purpose
 
 
 def settle_cargo(state: GameState, ctx: Context, prefix: str) -> None:
-    """Land units beyond what the surviving fleets can carry are lost with the fleets (ruling, 11.2)."""
+    """Land units beyond what the surviving fleets can carry are lost with the fleets (ruling, 11.2).
+
+    A King aboard dies only when the last fleet carrying him is sunk: every friendly unit stacked
+    with him was eliminated in combat (8.1 (1)).
+    """
     f = state.force
     if f is None or f.kind != "sea" or not (f.cargo or f.cargo_kings):
         return
@@ -128,9 +137,9 @@ def settle_cargo(state: GameState, ctx: Context, prefix: str) -> None:
         i += 1
         ctx.change("cargo-lost", actor=f.side, power=key[0], unit=key[1])
         carried -= 1
-    if f.count() == 0:
+    if f.count() == 0:  # 8.1 (1): every friendly unit stacked with him, fleets and cargo, fell in combat
         for k in list(f.cargo_kings):
-            ctx.change("king-died", actor=f.side, king=k, power=state.data.kings[k].power, cause="lost at sea")
+            ctx.change("king-died", actor=f.side, king=k, power=state.data.kings[k].power, cause="battle")
 
 
 def bury_lonely_kings(state: GameState, ctx: Context, area: str) -> None:

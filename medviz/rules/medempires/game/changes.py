@@ -45,12 +45,47 @@ def _key(d: Mapping[str, Any]) -> Key:
     return (str(d["power"]), str(d["unit"]))
 
 
+# -- 14.1: which mercenaries took part in a combat this turn ----------------------------------------
+# Ruling: units of one kind are alike, so when some of them leave a group (move, embark, join a
+# force, are removed) those that have not fought yet go first, the choice that spares their owner
+# a mutiny roll; the counts below follow every move so each unit keeps its own record.
+def _merc(key: Key) -> bool:
+    return key[1] == "M"
+
+
+def _had_fought(total: int, fought: int, k: int) -> int:
+    """Of ``k`` units leaving a group of ``total`` of which ``fought`` fought, those that fought (idle go first)."""
+    return max(0, k - (total - fought))
+
+
+def _shift(bucket: dict[str, dict[Key, int]], area: str, key: Key, n: int) -> None:
+    """Add ``n`` to the fought count of ``key`` in ``area`` (never below zero)."""
+    u = bucket.setdefault(area, {})
+    v = max(0, u.get(key, 0) + n)
+    if v:
+        u[key] = v
+    else:
+        u.pop(key, None)
+
+
+def _fought_in(s: GameState, area: str, key: Key) -> int:
+    return s.fought.get(area, {}).get(key, 0)
+
+
+def _clamp_fought(s: GameState, area: str, key: Key) -> None:
+    """Keep the fought count within the units there (idle units are taken away first)."""
+    over = _fought_in(s, area, key) - s.units.get(area, {}).get(key, 0)
+    if over > 0:
+        _shift(s.fought, area, key, -over)
+
+
 # -- units ----------------------------------------------------------------------------------------
 @reducer("unit-placed")
 def _placed(s: GameState, d: Mapping[str, Any]) -> None:
     _add(s.units, d["area"], _key(d), int(d.get("n", 1)))
-    if d.get("recruited"):
-        s.recruited_here[d["area"]] = s.recruited_here.get(d["area"], 0) + int(d.get("n", 1))
+    if d.get("recruited"):  # 6.2: the three-recruits limit is each player's own
+        mine = s.recruited_here.setdefault(str(d.get("side") or s.side_of(d["power"])), {})
+        mine[d["area"]] = mine.get(d["area"], 0) + int(d.get("n", 1))
     refresh_control(s, (d["area"],))
 
 
@@ -58,19 +93,24 @@ def _placed(s: GameState, d: Mapping[str, Any]) -> None:
 def _removed(s: GameState, d: Mapping[str, Any]) -> None:
     key, area, n = _key(d), d["area"], int(d.get("n", 1))
     _add(s.units, area, key, -n)
+    if _merc(key):
+        _clamp_fought(s, area, key)
     done = s.done.get(area, {})
     if done.get(key, 0) > s.units.get(area, {}).get(key, 0):
         done[key] = s.units.get(area, {}).get(key, 0)
     if d.get("to") == "crusade":
         side = d["side"]
         s.crusade[side][key] = s.crusade[side].get(key, 0) + n
-        s.crusade_turn[side] = s.turn
     refresh_control(s, (area,))
 
 
 @reducer("unit-moved")
 def _moved(s: GameState, d: Mapping[str, Any]) -> None:
     key, n = _key(d), int(d.get("n", 1))
+    if _merc(key):
+        went = _had_fought(s.units.get(d["source"], {}).get(key, 0), _fought_in(s, d["source"], key), n)
+        _shift(s.fought, d["source"], key, -went)
+        _shift(s.fought, d["to"], key, went)
     _add(s.units, d["source"], key, -n)
     _add(s.units, d["to"], key, n)
     done = s.done.get(d["source"], {})
@@ -110,6 +150,11 @@ def _force_formed(s: GameState, d: Mapping[str, Any]) -> None:
     s.force = Force(d["id"], d["side"], d["power"], d["kind"], d["area"], d["area"], units,
                     kings=list(d.get("kings", ())), restricted=bool(d.get("restricted", False)),
                     landing_parent=d.get("landing_parent"))
+    for key, n in units.items():
+        if _merc(key):
+            had = _had_fought(s.units.get(d["area"], {}).get(key, 0), _fought_in(s, d["area"], key), n)
+            if had:
+                s.force.fought[key] = had
 
 
 @reducer("force-ops")
@@ -133,6 +178,9 @@ def _force_moved(s: GameState, d: Mapping[str, Any]) -> None:
     for key, n in f.units.items():
         _add(s.units, src, key, -n)
         _add(s.units, dst, key, n)
+    for key, n in f.fought.items():
+        _shift(s.fought, src, key, -n)
+        _shift(s.fought, dst, key, n)
     for k in f.kings:
         s.kings[k] = dst
     for k in f.cargo_kings:
@@ -149,6 +197,9 @@ def _pick(s: GameState, d: Mapping[str, Any]) -> None:
     f = s.force
     assert f is not None
     key = _key(d)
+    if _merc(key):
+        others = s.units.get(f.area, {}).get(key, 0) - f.units.get(key, 0)
+        f.fought[key] = f.fought.get(key, 0) + _had_fought(others, _fought_in(s, f.area, key) - f.fought.get(key, 0), 1)
     f.units[key] = f.units.get(key, 0) + 1
 
 
@@ -163,6 +214,8 @@ def _drop(s: GameState, d: Mapping[str, Any]) -> None:
     f = s.force
     assert f is not None
     key = _key(d)
+    if _merc(key) and _had_fought(f.units[key], f.fought.get(key, 0), 1):
+        f.fought[key] -= 1
     f.units[key] -= 1
     if not f.units[key]:
         del f.units[key]
@@ -184,6 +237,9 @@ def _embark(s: GameState, d: Mapping[str, Any]) -> None:
         s.kings[d["king"]] = f.area
         return
     key = _key(d)
+    if _merc(key) and _had_fought(s.units.get(d["source"], {}).get(key, 0), _fought_in(s, d["source"], key), 1):
+        _shift(s.fought, d["source"], key, -1)
+        f.cargo_fought[key] = f.cargo_fought.get(key, 0) + 1
     _add(s.units, d["source"], key, -1)
     f.cargo[key] = f.cargo.get(key, 0) + 1
     refresh_control(s, (d["source"],))
@@ -198,6 +254,9 @@ def _debark(s: GameState, d: Mapping[str, Any]) -> None:
         s.kings[d["king"]] = d["to"]
         return
     key = _key(d)
+    if _merc(key) and _had_fought(f.cargo[key], f.cargo_fought.get(key, 0), 1):
+        f.cargo_fought[key] -= 1
+        _shift(s.fought, d["to"], key, 1)
     f.cargo[key] -= 1
     if not f.cargo[key]:
         del f.cargo[key]
@@ -213,6 +272,8 @@ def _cargo_lost(s: GameState, d: Mapping[str, Any]) -> None:
     assert f is not None
     key = _key(d)
     f.cargo[key] -= 1
+    if f.cargo_fought.get(key, 0) > f.cargo[key]:
+        f.cargo_fought[key] = f.cargo[key]
     if not f.cargo[key]:
         del f.cargo[key]
 
@@ -295,6 +356,8 @@ def _drawn(s: GameState, d: Mapping[str, Any]) -> None:
         del s.cup[m]
     hand = s.hands[d["side"]]
     hand[m] = hand.get(m, 0) + 1
+    if m == "pope":  # 8.2: drawing the marker is holding it
+        s.pope_holder = d["side"]
 
 
 @reducer("marker-spent")
@@ -367,7 +430,7 @@ def _turn(s: GameState, d: Mapping[str, Any]) -> None:
     s.done = {}
     s.kings_used = []
     s.pope_used = False
-    s.merc_fought = 0
+    s.fought = {}
     s.concession = {"A": False, "B": False}
 
 
@@ -401,13 +464,41 @@ def _battle_opened(s: GameState, d: Mapping[str, Any]) -> None:
 
     s.battle = build_battle(s, d)
     s.battle_info = {"area": d["area"], "force_side": d.get("force_side"), "kings": dict(d["kings"]),
-                     "players": dict(d["players"]), "stratagem": [], "kind": d["kind"]}
+                     "players": dict(d["players"]), "stratagem": [], "kind": d["kind"],
+                     "mercs": _mercs_at_opening(s, d), "mercs_fought": []}
+
+
+def _mercs_at_opening(s: GameState, d: Mapping[str, Any]) -> dict[str, dict[Key, tuple[int, int]]]:
+    """14.1: per side and mercenary kind, (units in the area that had fought, of them in the battle)."""
+    area, f = d["area"], s.force
+    out: dict[str, dict[Key, tuple[int, int]]] = {}
+    for side in ("attacker", "defender"):
+        for p, c, n in d[side]:
+            key = (p, c)
+            if not _merc(key):
+                continue
+            had = _fought_in(s, area, key)
+            if f is not None and d.get("force_side") == side:
+                inside = f.fought.get(key, 0)
+            else:
+                inside = _had_fought(s.units.get(area, {}).get(key, 0), had, int(n))
+            out.setdefault(side, {})[key] = (had, inside)
+    return out
 
 
 @reducer("battle-closed")
 def _battle_closed(s: GameState, d: Mapping[str, Any]) -> None:
     s.chronicle["battles"].append(dict(d["summary"]))
-    s.merc_fought += int(d["summary"].get("mercenaries", 0))
+    info, b, f = s.battle_info, s.battle, s.force
+    for side, kinds in info.get("mercs", {}).items():
+        if side not in info["mercs_fought"] or b is None:
+            continue  # 14.1: no combat round with them (avoided, or raiders only): they did not fight
+        for key, (had, inside) in kinds.items():
+            alive = b.sides[side].units.get(key, 0)
+            _shift(s.fought, info["area"], key, alive + had - inside - _fought_in(s, info["area"], key))
+            _clamp_fought(s, info["area"], key)
+            if f is not None and info.get("force_side") == side:
+                f.fought[key] = alive
     s.battle = None
     s.battle_info = {}
 
@@ -424,9 +515,17 @@ def battle_change(s: GameState, name: str, d: Mapping[str, Any]) -> None:
         f = s.force
         if f is not None and d["side"] == info.get("force_side"):
             f.units[key] -= 1
+            if f.fought.get(key, 0) > f.units[key]:
+                f.fought[key] = f.units[key]
             if not f.units[key]:
                 del f.units[key]
+        if _merc(key):
+            _clamp_fought(s, area, key)
         refresh_control(s, (area,))
+    elif name == "battle-round-begins":  # 14.1: mercenaries engaged in a combat round took part in combat
+        for side in ("attacker", "defender"):
+            if side not in info["mercs_fought"] and any(_merc(k) for k in s.battle.engaged(side)):
+                info["mercs_fought"].append(side)
     elif name == "battle-marker-spent":
         player = info["players"][d["side"]]
         marker = MARKER_IDS[d["marker"]]

@@ -34,6 +34,11 @@ def violations(s: GameState, *, stacking: bool = False) -> list[str]:
         for key, n in s.done.get(area, {}).items():
             if n > units.get(key, 0):
                 out.append(f"{area}: {n} {key} marked done but only {units.get(key, 0)} there")
+    for area, kinds in s.fought.items():
+        for key, n in kinds.items():
+            if n > s.units.get(area, {}).get(key, 0):
+                out.append(f"14.1: {n} {key} recorded as having fought in {area}, only "
+                           f"{s.units.get(area, {}).get(key, 0)} there")
     if s.force is not None:
         for key, n in s.force.cargo.items():
             counts[key] = counts.get(key, 0) + n

@@ -62,6 +62,9 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
             if f.kind != "sea":
                 return ("only fleets embark and debark land units", "11.2")
             return ("one fleet carries at most two land units, from or to an adjacent area not under enemy total control", "11.2")
+        if verb == "debark-king":
+            return ("a King goes ashore next to the fleet, in an area not under enemy total control that holds "
+                    "his side's land units", "11.2")
         if verb == "land":
             return ("an amphibious landing goes into an adjacent enemy-controlled area and costs 1 OP", "11.2")
         if verb == "raid":

@@ -225,13 +225,55 @@ def step_options(state: GameState, f: Force) -> list[str]:
             out.append(f"embark-king:{land}:{k}")
         for (p, code) in sorted(f.cargo):
             debarks.append(f"debark:{land}:{p}:{code}")
+        if land in king_shores(state, f):
+            out += [f"debark-king:{land}:{k}" for k in sorted(f.cargo_kings)]
     out += debarks
-    if not f.cargo and not f.cargo_kings:
+    if not f.cargo:  # 11.2: Kings are no land units; a fleet carrying only Kings may end its action
         return ["end", *out]
     if not debarks and not any(o.startswith("land:") for o in out):
         # Ruling (11.2): cargo that can go ashore nowhere and cannot move on is lost with the action.
         return ["end", *out] if not any(o.startswith("move:") for o in out) else out
     return out
+
+
+def king_shores(state: GameState, f: Force) -> list[str]:
+    """Coasts of the fleet's sea where a carried King may go ashore (11.2; ruling: never alone, 8.1).
+
+    The area must not be under enemy total control (11.2) and must hold land units of his side.
+    """
+    m = state.map.areas
+    foe = other_side(f.side)
+    return sorted(a for a in m[f.area].coasts if state.ctl.get(a) != foe
+                  and any(c != "F" for (_, c) in state.side_units(a, f.side)))
+
+
+def put_kings_ashore(state: GameState, ctx: Context, f: Force, prefix: str) -> None:
+    """A fleet ending its action sets its Kings ashore (11.2, 8.1: no King is lost at sea).
+
+    Ruling: each King goes to a coast of the fleet's sea holding his side's land units, his player
+    choosing; with none, he rejoins his own power's units in the nearest area his side totally
+    controls, as a King left alone does (8.1 ruling); with none at all he leaves for the pool.
+    """
+    from medviz.rules.medempires.game.state import land_distances
+    from medviz.rules.medempires.game.turn import king_refuges
+
+    m = state.map.areas
+    for king in list(f.cargo_kings):
+        power = state.data.kings[king].power
+        shores = king_shores(state, f)
+        if not shores:
+            coasts = sorted(m[f.area].coasts)
+            refuges = king_refuges(state, power, coasts[0]) if coasts else king_refuges(state, power, f.start)
+            if coasts:
+                near = {a: min(land_distances(state.map, c).get(a, 99) for c in coasts) for a in refuges}
+                refuges = sorted(refuges, key=lambda a: (near[a], a))
+            shores = refuges
+        if not shores:
+            ctx.change("king-died", actor=f.side, king=king, power=power, cause="no friendly units left")
+            continue
+        to = ctx.decide(f"{prefix}/ashore/{king}", f.side, shores,
+                        prompt=f"The fleet's action ends: where does {state.data.kings[king].name} go ashore? (11.2)")
+        ctx.change("debarked", actor=f.side, king=king, to=to)
 
 
 def raids_allowed(state: GameState) -> bool:
@@ -292,6 +334,9 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
     elif verb == "embark-king":
         land, king = arg.split(":")
         ctx.change("embarked", actor=side, king=king, source=land)
+    elif verb == "debark-king":
+        land, king = arg.split(":")
+        ctx.change("debarked", actor=side, king=king, to=land)
     elif verb == "debark":
         land, p, code = arg.split(":")
         before = state.ctl.get(land)
@@ -428,12 +473,11 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
 
 
 def end_force(state: GameState, ctx: Context, f: Force, prefix: str) -> None:
-    """The force has finished (10.0); cargo still aboard is lost (ruling, 11.2)."""
+    """The force has finished (10.0); land units still aboard are lost (ruling, 11.2), Kings go ashore."""
     for key, v in sorted(f.cargo.items()):
         for _ in range(v):
             ctx.change("cargo-lost", actor=f.side, power=key[0], unit=key[1])
-    for king in list(f.cargo_kings):
-        ctx.change("king-died", actor=f.side, king=king, power=state.data.kings[king].power, cause="lost at sea")
+    put_kings_ashore(state, ctx, f, prefix)
     ctx.change("force-ends", actor=f.side)
     if state.map.areas[f.area].kind == "land":
         bury_lonely_kings(state, ctx, f.area)

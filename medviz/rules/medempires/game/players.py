@@ -559,6 +559,9 @@ class Heuristic:
         """No landing in reach: put the cargo ashore on a friendly coast (0 OP) rather than lose it (11.2)."""
         if not f.cargo and not f.cargo_kings:
             return "end" if "end" in opts else opts[0]
+        if not f.cargo:  # only Kings aboard: set them ashore with their units (11.2)
+            kings = [o for o in opts if o.startswith("debark-king:")]
+            return kings[0] if kings else "end" if "end" in opts else opts[0]
         vals = scenario_values(s, side)
 
         def where(o: str) -> tuple[int, int, str]:

@@ -98,7 +98,7 @@ def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[
     allied = power not in PLAYER_POWERS
     out = []
     for a, c in sorted(state.ctl.items()):
-        if state.recruited_here.get(a, 0) + need > limit:
+        if recruited_in(state, side, a) + need > limit:
             continue
         if c == side and (not allied or m[a].city):
             out.append(a)
@@ -111,7 +111,12 @@ def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[
 def sea_places(state: GameState, side: str) -> list[str]:
     """6.2: fleets go to a sea on whose coast lies a city of a friendly total-controlled area."""
     limit = state.data.operations.treasury["recruits_per_area"]
-    return sorted(s for s in friendly_port_seas(state, side) if state.recruited_here.get(s, 0) < limit)
+    return sorted(s for s in friendly_port_seas(state, side) if recruited_in(state, side, s) < limit)
+
+
+def recruited_in(state: GameState, side: str, area: str) -> int:
+    """Units ``side`` has recruited in ``area`` this phase (6.2: the limit of three is per player)."""
+    return state.recruited_here.get(side, {}).get(area, 0)
 
 
 def recruit_powers(state: GameState, side: str) -> list[str]:
@@ -196,7 +201,7 @@ def buy(state: GameState, ctx: Context, side: str, choice: str, rid: str) -> Non
     places = sea_places(state, side) if code == "F" else land_places(state, side, power, n)
     area = ctx.decide(f"{rid}/area", side, places, prompt="Place it where? (6.2)")
     ctx.change("treasury", actor=side, side=side, tp=state.tp[side] - int(cost), why=f"recruit {n} {power} {code}")
-    ctx.change("unit-placed", actor=side, area=area, power=power, unit=code, n=n, recruited=True)
+    ctx.change("unit-placed", actor=side, area=area, power=power, unit=code, n=n, recruited=True, side=side)
     if power not in PLAYER_POWERS:
         ctx.change("allied-recruit", actor=side, power=power)
     if code == "F" and state.crusade_fleet_due[side]:
@@ -204,18 +209,17 @@ def buy(state: GameState, ctx: Context, side: str, choice: str, rid: str) -> Non
 
 
 def crusaders_return(state: GameState, ctx: Context, side: str) -> None:
-    """12.0 Crusade: units set aside come back in a later Recruitment Phase, in friendly total-controlled areas.
+    """12.0 Crusade: units set aside come back in a Recruitment Phase, in friendly total-controlled areas.
 
-    Ruling: they return from the next game turn on (returning in the same turn would make the
-    marker nearly harmless), placed like recruits but outside the three-recruits limit.
+    Ruling: they come back in the first Joint Recruitment Phase at which their side has an eligible
+    area, the one of the turn they left included (12.0: the first game turn with such an area);
+    they are placed like recruits but outside the three-recruits limit. Units with nowhere to go wait.
     """
     if not state.crusade[side] or state.phase != "recruitment":
         return
     m = state.map.areas
     i = 0
     for (power, code), n in sorted(state.crusade[side].items()):
-        if state.crusade_turn.get(side, 0) >= state.turn:
-            return
         for _ in range(n):
             if code == "F":
                 places = sorted(friendly_port_seas(state, side))

@@ -95,12 +95,14 @@ class Force:
     steps: int = 0
     moved: bool = False            # left the initial area (pick-ups there end, 10.1)
     landing_parent: str | None = None
+    fought: dict[Key, int] = field(default_factory=dict)        # 14.1: mercenaries in the force that fought
+    cargo_fought: dict[Key, int] = field(default_factory=dict)  # 14.1: mercenaries aboard that fought
 
     def copy(self) -> Force:
         """An independent copy."""
         return Force(self.id, self.side, self.power, self.kind, self.area, self.start, dict(self.units),
                      self.ops, list(self.kings), dict(self.cargo), list(self.cargo_kings), self.restricted,
-                     self.steps, self.moved, self.landing_parent)
+                     self.steps, self.moved, self.landing_parent, dict(self.fought), dict(self.cargo_fought))
 
     def count(self) -> int:
         """Units in the force (Kings and cargo not counted)."""
@@ -135,7 +137,6 @@ class GameState:
     plague: bool = False
     crusade: dict[str, dict[Key, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
     crusade_fleet_due: dict[str, bool] = field(default_factory=lambda: {"A": False, "B": False})
-    crusade_turn: dict[str, int] = field(default_factory=dict)  # side -> GT its crusaders left
     political: dict[str, list[str]] = field(default_factory=lambda: {"A": [], "B": []})  # kinds left
     kings_used: list[str] = field(default_factory=list)          # Kings' diplomacy used this turn
     pope_used: bool = False
@@ -145,8 +146,8 @@ class GameState:
     battle: BattleState | None = None
     battle_info: dict[str, Any] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)               # 13.0: Aragonese areas A took
-    merc_fought: int = 0                                          # 14.1: mercenary combats this turn
-    recruited_here: dict[str, int] = field(default_factory=dict)  # 6.2: recruits per area this phase
+    fought: dict[str, dict[Key, int]] = field(default_factory=dict)  # 14.1: mercenaries per area that fought
+    recruited_here: dict[str, dict[str, int]] = field(default_factory=dict)  # 6.2: side -> area -> recruits
     allied_recruits: list[str] = field(default_factory=list)      # 6.2: allied powers recruited from
     chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
         "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})

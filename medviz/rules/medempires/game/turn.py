@@ -202,13 +202,18 @@ def task_end_of_turn(state: GameState, ctx: Context) -> None:
 
 
 def pope_death(state: GameState, ctx: Context) -> None:
-    """8.2: the side holding the Pope rolls; a 6 kills him (14.2 Poison: +1 for 1 TP of the other side)."""
-    if state.pope is None:
+    """8.2: the last side to hold the Pope marker rolls, in Rome or not; a 6 kills him (14.2 Poison: +1).
+
+    Ruling: drawing the marker is holding it, so the roll is made every turn once the marker has
+    been drawn; a Pope who dies outside Rome only enters the chronicle (a held marker goes back to
+    the cup). Poison (14.2) needs a Pope in Rome.
+    """
+    holder = state.pope or state.pope_holder
+    if holder is None:
         return
-    holder = state.pope
     drm = 0
     rival = other_side(holder)
-    if state.options.get("poison") and state.tp[rival] >= 1:
+    if state.pope is not None and state.options.get("poison") and state.tp[rival] >= 1:
         use = ctx.decide(f"{gt(state)}/end/poison", rival, ["no", "spend 1 TP"], prompt="Poison the Pope? (14.2)")
         if use == "spend 1 TP":
             ctx.change("treasury", actor=rival, side=rival, tp=state.tp[rival] - 1, why="poison (14.2)")
@@ -216,26 +221,32 @@ def pope_death(state: GameState, ctx: Context) -> None:
     die = ctx.roll(f"{gt(state)}/end/pope-death", actor=holder, purpose="death of the Pope (8.2)",
                    effects={f: ("dies" if f + drm >= 6 else "lives") for f in range(1, 7)})
     if die + drm >= 6:
+        for side in SIDES:  # 8.2: a held marker goes back to the cup
+            for _ in range(state.hands[side].get("pope", 0)):
+                ctx.change("marker-spent", actor=side, side=side, marker="pope", to="cup", use="the Pope died")
         ctx.change("pope", actor=holder, side=None, died=True)
 
 
 def mutiny(state: GameState, ctx: Context) -> None:
-    """14.1: mercenaries that fought no combat this turn roll 1-4 to mutiny (one combat covers one unit, ruling)."""
-    idle = sum(n for u in state.units.values() for (p, c), n in u.items() if c == "M") - state.merc_fought
-    if idle <= 0:
-        return
-    m = state.map.areas
-    for i in range(1, idle + 1):
-        places = sorted(a for a, u in state.units.items() if u.get(("aragon", "M"), 0) and m[a].kind == "land")
-        if not places:
-            break
-        die = ctx.roll(f"{gt(state)}/end/mutiny-{i}", actor="B", purpose="mercenary mutiny (14.1)",
-                       effects={f: ("mutiny" if f <= 4 else "loyal") for f in range(1, 7)})
-        if die <= 4:
-            area = places[0] if len(places) == 1 else ctx.decide(f"{gt(state)}/end/mutiny-{i}/which", "B", places,
-                                                               prompt="Which mercenary unit mutinies?")
-            ctx.change("unit-removed", actor="B", area=area, power="aragon", unit="M", reason="mutiny")
-            ctx.change("treasury", actor="B", side="B", tp=max(0, state.tp["B"] - 1), why="mutiny (14.1)")
+    """14.1: every mercenary unit that took part in no combat this turn rolls; on 1-4 it mutinies (-1 TP).
+
+    Each unit rolls for itself (``GTn/end/mutiny/AREA/POWER-j``) and the unit that rolls the
+    mutiny is the one removed: its owner does not choose. Which units fought is tracked per unit
+    (``GameState.fought``), so a fallen mercenary, an avoided battle or two battles of one unit
+    never spare another unit its roll.
+    """
+    for area in sorted(state.units):
+        for (p, c), n in sorted(state.units[area].items()):
+            if c != "M" or n <= 0:
+                continue
+            side = state.side_of(p) or PLAYER_POWERS.get(p, "B")
+            idle = n - state.fought.get(area, {}).get((p, c), 0)
+            for j in range(1, idle + 1):
+                die = ctx.roll(f"{gt(state)}/end/mutiny/{area}/{p}-{j}", actor=side, purpose="mercenary mutiny (14.1)",
+                               effects={f: ("mutiny" if f <= 4 else "loyal") for f in range(1, 7)})
+                if die <= 4:
+                    ctx.change("unit-removed", actor=side, area=area, power=p, unit="M", reason="mutiny")
+                    ctx.change("treasury", actor=side, side=side, tp=max(0, state.tp[side] - 1), why="mutiny (14.1)")
     bury_kings_alone(state, ctx)
 
 
