@@ -311,3 +311,22 @@ def patched_tables(base: Mapping[str, Any], override: str | Path | Mapping[str, 
     for k, v in patch.items():
         merged[k] = merge_by_id(base[k], v, origin) if k in tables else {**base[k], **v, "source": origin}
     return merged, origin
+
+
+def tables_problems(raw: Mapping[str, Any], schema: Mapping[str, Mapping[str, Field]], origin: str, *,
+                    extra: Iterable[str] = ()) -> list[str]:
+    """Every problem of a parsed data file whose top level is arrays of tables checked by ``schema``:
+    values no history could keep, unknown tables (``extra`` names others the caller checks), missing
+    tables, each entry against its fields, and provenance on every entry."""
+    problems = plain_value_problems(raw, origin)
+    known = (*schema, *extra)
+    problems += [f"{origin}: unknown table {k!r} (known: {', '.join(known)})" for k in raw if k not in known]
+    for table, fields in schema.items():
+        entries = raw.get(table)
+        if entries is None:
+            problems.append(f"{origin}: missing table [[{table}]]")
+            continue
+        problems += table_problems(entries, fields, f"{origin} [[{table}]]")
+        if isinstance(entries, list):
+            check_provenance([e for e in entries if isinstance(e, dict)], f"{origin} [[{table}]]", problems)
+    return problems

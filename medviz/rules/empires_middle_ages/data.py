@@ -18,11 +18,9 @@ from medviz.engine.errors import DataError
 from medviz.rules.datafiles import (
     MAX_OVERRIDE_BYTES,
     Field,
-    check_provenance,
     load_toml,
     patched_tables,
-    plain_value_problems,
-    table_problems,
+    tables_problems,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -99,17 +97,7 @@ class Rules:
 
 
 def _check(raw: Mapping[str, Any], schema: Mapping[str, Mapping[str, Field]], origin: str) -> list[str]:
-    problems = plain_value_problems(raw, origin)
-    problems += [f"{origin}: unknown table {k!r} (known: {', '.join(schema)})" for k in raw if k not in schema]
-    for table, fields in schema.items():
-        entries = raw.get(table)
-        if entries is None:
-            problems.append(f"{origin}: missing table [[{table}]]")
-            continue
-        problems += table_problems(entries, fields, f"{origin} [[{table}]]")
-        if isinstance(entries, list):
-            check_provenance([e for e in entries if isinstance(e, dict)], f"{origin} [[{table}]]", problems)
-    return problems
+    return tables_problems(raw, schema, origin)
 
 
 def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:

@@ -17,11 +17,9 @@ from medviz.engine.errors import DataError
 from medviz.rules.datafiles import (
     MAX_OVERRIDE_BYTES,
     Field,
-    check_provenance,
     load_toml,
     patched_tables,
-    plain_value_problems,
-    table_problems,
+    tables_problems,
 )
 
 DATA = Path(__file__).parent / "data" / "rules.toml"
@@ -68,18 +66,11 @@ class Rules:
 
 def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:
     """Validate parsed data (every problem collected) and build ``Rules``."""
-    problems = plain_value_problems(raw, origin)
-    problems += [f"{origin}: unknown table {k!r} (known: {', '.join(SCHEMA)})" for k in raw if k not in SCHEMA]
-    for table, schema in SCHEMA.items():
+    problems = tables_problems(raw, SCHEMA, origin)
+    for table in SCHEMA:
         entries = raw.get(table)
-        if entries is None:
-            problems.append(f"{origin}: missing table [[{table}]]")
-            continue
-        problems += table_problems(entries, schema, f"{origin} [[{table}]]")
-        if isinstance(entries, list):
-            good = [e for e in entries if isinstance(e, dict)]
-            check_provenance(good, f"{origin} [[{table}]]", problems)
-            for e in good:
+        for e in entries if isinstance(entries, list) else []:
+            if isinstance(e, dict):
                 problems += [f"{origin} [[{table}]] {e.get('id')!r}: missing field {k!r}"
                              for k in REQUIRED.get(table, ()) if k not in e]
     for e in raw.get("victory", []) if isinstance(raw.get("victory"), list) else []:

@@ -22,7 +22,7 @@ from medviz.rules.datafiles import (
     load_toml,
     patched_tables,
     plain_value_problems,
-    table_problems,
+    tables_problems,
 )
 
 DATA = Path(__file__).parent / "data" / "rules.toml"
@@ -108,14 +108,7 @@ def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:
     problems = plain_value_problems(raw, origin)
     if problems:
         raise DataError(problems, origin)
-    for table, schema in SCHEMA.items():
-        entries = raw.get(table)
-        if entries is None:
-            problems.append(f"{origin}: missing table [[{table}]]")
-            continue
-        problems += table_problems(entries, schema, f"{origin} [[{table}]]")
-        if isinstance(entries, list):
-            check_provenance([e for e in entries if isinstance(e, dict)], f"{origin} [[{table}]]", problems)
+    problems = tables_problems(raw, SCHEMA, origin, extra=("spy",))
     spy = raw.get("spy")
     if not isinstance(spy, dict):
         problems.append(f"{origin}: missing table [spy]")
