@@ -79,3 +79,19 @@ def test_medviz_branch_tree_keeps_every_branch_in_one_file(tmp_path: Path, capsy
     back = History.load(tree)
     assert back.path() == [0, 0] and len(back.root.children) == 1 and back.parent is not None
     assert back.override == (rolls[-1].roll, 1 if rolls[-1].value != 1 else 6)
+
+
+def test_the_branch_tree_app_shows_a_loaded_tree_file_whole(tmp_path: Path) -> None:
+    """A class's saved tree opens in the BranchTree app with every branch, the saved one current."""
+    from medviz.apps import DiceLab
+    from medviz.apps.tree import branch_tree
+
+    _root, _a, _b, aa = _tree()
+    path = tmp_path / "tree.json"
+    aa.save_tree(path)
+    back = History.load(path)
+    lab = DiceLab(back)
+    tree = branch_tree(back, lab.model)
+    labels = tree.labels
+    assert len(labels) == 4  # the game, two branches and a branch of a branch
+    assert lab.model.current is back and lab.model.root is back.root
