@@ -34,8 +34,15 @@ from shapely.geometry import LineString, Point, Polygon, box, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (  # noqa: E402  (the shared helpers live beside this script)
-    Coord, decode_topojson, exact_coverage, finish_coverage, label_point, polygons_of, rounded,
-    voronoi_assign, write_atomic,
+    Coord,
+    build_main,
+    decode_topojson,
+    exact_coverage,
+    finish_coverage,
+    label_point,
+    polygons_of,
+    rounded,
+    voronoi_assign,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -775,16 +782,7 @@ def build() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Build and write the GeoJSON (``--out PATH`` to write elsewhere); print its size."""
-    args = sys.argv[1:] if argv is None else argv
-    out = Path(args[args.index("--out") + 1]).resolve() if "--out" in args else OUT
-    if not SOURCE.exists():
-        print(f"build_medieval.py: {SOURCE} missing; run `npm ci --prefix tools/geodata` first", file=sys.stderr)
-        return 2
-    fc = build()
-    text = json.dumps(fc, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
-    write_atomic(out, text)
-    print(f"wrote {out}: {len(fc['features'])} features, {len(text.encode()) / 1024:.1f} KB")
-    return 0
+    return build_main("build_medieval.py", build, SOURCE, OUT, argv)
 
 
 if __name__ == "__main__":

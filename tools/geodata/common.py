@@ -193,3 +193,19 @@ def finish_coverage(dissolved: dict[str, Any], simplify_deg: float, segment_deg:
         if parts:
             finished[o] = shapely.orient_polygons(as_multi(parts), exterior_cw=True)
     return finished
+
+
+def build_main(name: str, build: Any, source: Path, default_out: Path, argv: list[str] | None) -> int:
+    """The command line of a map builder: build, write atomically (``--out PATH`` elsewhere), print the size."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[args.index("--out") + 1]).resolve() if "--out" in args else default_out
+    if not source.exists():
+        print(f"{name}: {source} missing; run `npm ci --prefix tools/geodata` first", file=sys.stderr)
+        return 2
+    fc = build()
+    text = json.dumps(fc, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
+    write_atomic(out, text)
+    print(f"wrote {out}: {len(fc['features'])} features, {len(text.encode()) / 1024:.1f} KB")
+    return 0
