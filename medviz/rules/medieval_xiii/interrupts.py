@@ -35,22 +35,28 @@ def left_of(s: MedievalState, seat: str) -> str:
     return seats_after(s, seat)[0]
 
 
+def _offer_cancel(s: MedievalState, ctx: Context, seats: list[str], kind: str, step: str, rid: str, card: str,
+                  prompt: str, why: str, rule: str) -> bool:
+    """Offer each of ``seats`` holding a ``kind`` card, in turn, to cancel ``card`` with it; True if one does."""
+    for seat in seats:
+        held = holding(s, seat, kind)
+        if held is None:
+            continue
+        choice = ctx.decide(f"{rid}/{step}/{seat}", seat,
+                            [{"do": "let-it-be"}, {"do": "cancel", "card": held, "against": card}], prompt=prompt)
+        if choice["do"] == "cancel":
+            ctx.change("move_card", actor=seat, card=held, to="discard", why=why)
+            ctx.report("cancelled", actor=seat, card=card, by=held, rule=rule)
+            return True
+    return False
+
+
 def cancelled(s: MedievalState, ctx: Context, rid: str, card: str, player: str, words: str) -> bool:
     """Offer every other holder of Deus ex Machina the chance to cancel ``card`` (8.6); True if one does."""
     if kind_of(s, card) not in CANCELLABLE:
         return False
-    for seat in seats_after(s, player):
-        dem = holding(s, seat, "deus_ex_machina")
-        if dem is None:
-            continue
-        choice = ctx.decide(f"{rid}/deus-ex-machina/{seat}", seat,
-                            [{"do": "let-it-be"}, {"do": "cancel", "card": dem, "against": card}],
-                            prompt=f"Cancel {player}'s {words} with Deus ex Machina (8.6)?")
-        if choice["do"] == "cancel":
-            ctx.change("move_card", actor=seat, card=dem, to="discard", why="8.6: Deus ex Machina played")
-            ctx.report("cancelled", actor=seat, card=card, by=dem, rule="8.6")
-            return True
-    return False
+    return _offer_cancel(s, ctx, seats_after(s, player), "deus_ex_machina", "deus-ex-machina", rid, card,
+                         f"Cancel {player}'s {words} with Deus ex Machina (8.6)?", "8.6: Deus ex Machina played", "8.6")
 
 
 def spies_stopped(s: MedievalState, ctx: Context, rid: str, spies: str, player: str, against: str | None) -> bool:
@@ -59,15 +65,6 @@ def spies_stopped(s: MedievalState, ctx: Context, rid: str, spies: str, player: 
     if against is not None and against in others:
         others.remove(against)
         others.insert(0, against)
-    for seat in others:
-        assassin = holding(s, seat, "assassin")
-        if assassin is None:
-            continue
-        choice = ctx.decide(f"{rid}/assassin-counter/{seat}", seat,
-                            [{"do": "let-it-be"}, {"do": "cancel", "card": assassin, "against": spies}],
-                            prompt=f"Cancel {player}'s Spies with an Assassin (8.2)?")
-        if choice["do"] == "cancel":
-            ctx.change("move_card", actor=seat, card=assassin, to="discard", why="8.2: Assassin cancels Spies")
-            ctx.report("cancelled", actor=seat, card=spies, by=assassin, rule="8.2")
-            return True
-    return cancelled(s, ctx, rid, spies, player, "Spies")
+    return _offer_cancel(s, ctx, others, "assassin", "assassin-counter", rid, spies,
+                         f"Cancel {player}'s Spies with an Assassin (8.2)?", "8.2: Assassin cancels Spies", "8.2") \
+        or cancelled(s, ctx, rid, spies, player, "Spies")
