@@ -228,3 +228,27 @@ def test_the_notebooks_notes_bind_to_its_game(game: History) -> None:
     assert len(titles) >= 8 and "The Mongols come west" in titles and "The Baltic crusades" in titles
     mongols = game.roll("T6/A/mandatory-1/mongols").seq
     assert any(n.title == "The Mongols come west" for n in notes.for_event(mongols))
+
+
+def test_a_seats_log_hides_other_hands_deck_orders_and_spies_in_the_viewer_and_the_page(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12.3: a seat's own view shows its own cards and nobody else's, in words too."""
+    from medviz.apps import ReplayViewer
+    from medviz.engine import RandomPolicy, play
+    from medviz.export.html import page_data
+    from medviz.rules.medieval_xiii.ruleset import RULESET
+
+    h = play(RULESET, "three-players", {}, seed=5, players={s: RandomPolicy(i) for i, s in enumerate("ABC")})
+    draws = [e for e in h.events if e.kind == "change" and e.change == "draw_card"]
+    mine = next(e for e in draws if e.data["seat"] == "A")
+    theirs = next(e for e in draws if e.data["seat"] == "B")
+    deck = h.shuffles()[0]
+    assert str(theirs.data["card"]) in h.describe(theirs)  # the teacher's full log names the card
+    assert h.describe(theirs, "A") == "B draws a card"
+    assert str(mine.data["card"]) in h.describe(mine, "A")  # A reads its own card
+    assert deck.order[0] not in h.describe(deck, "A") and "face down" in h.describe(deck, "A")
+    log = page_data(h, seat="A").log
+    assert log[theirs.seq] == "B draws a card" and str(mine.data["card"]) in log[mine.seq]
+    viewer = ReplayViewer(h, seat="A", start=theirs.seq)
+    assert f"{theirs.seq}</span> B draws a card</div>" in viewer.events.value  # the card stays hidden
+    full = ReplayViewer(h, start=theirs.seq)
+    assert f"{theirs.seq}</span> B draws a card</div>" not in full.events.value

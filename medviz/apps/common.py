@@ -96,12 +96,12 @@ def battle_table(history: History, seq: int | None = None) -> str:
             "<b>Forces</b> (units left / at the start)</caption>" + "".join(rows) + "</table>" + foot)
 
 
-def event_log(history: History, cursor: int, before: int = 6, after: int = 5) -> str:
-    """The events around ``cursor`` in plain words, the current one in bold."""
+def event_log(history: History, cursor: int, before: int = 6, after: int = 5, seat: str | None = None) -> str:
+    """The events around ``cursor`` in plain words, the current one in bold (as ``seat`` may read them)."""
     lo, hi = max(0, cursor - before), min(len(history), cursor + after + 1)
     items = []
     for seq in range(lo, hi):
-        words = html.escape(history.describe(seq))
+        words = html.escape(history.describe(seq) if seat is None else history.describe(seq, seat))
         e = history[seq]
         when = ("set-up " if e.turn == 0 else f"T{e.turn} ") if e.turn is not None else ""
         line = f"<span style='color:#8a7a66'>{when}{seq}</span> {words}"

@@ -141,7 +141,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
 
     def _render(self, seq: int) -> None:
         self.where.value = f"<span style='font-size:16px'><b>{html.escape(self.model.where())}</b></span>"
-        self.events.value = event_log(self.history, seq)
+        self.events.value = event_log(self.history, seq, seat=self.seat.value or None)
         self.notes.value = notes_html(self.annotations, seq) or "<i style='color:#8a7a66'>no note for this step</i>"
         if self.map is not None and self.view_at is not None:
             self.map.show(self.view_at(self.history, seq))

@@ -141,6 +141,11 @@ class Ruleset(abc.ABC):
         """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
         return state
 
+    def describe_for(self, state: Any, event: Event, seat: str) -> str:
+        """The event in the words ``seat`` may read (default: ``describe_in``; a game with hidden cards
+        says "B draws a card" where the full log names the card)."""
+        return self.describe_in(state, event)
+
     # -- exact odds (``medviz odds``) ------------------------------------------------------------
     #: How this game's forces are written on the command line (``medviz odds --game G --help``).
     spec_help: str = ""

@@ -114,9 +114,11 @@ class History:
         where = f", override={self.override!r}" if self.override else ""
         return f"<History {self.game}/{self.scenario} seed={self.seed} events={len(self.events)}{where}>"
 
-    def describe(self, event: Event | int) -> str:
-        """One event in plain words."""
+    def describe(self, event: Event | int, seat: str | None = None) -> str:
+        """One event in plain words; with ``seat``, only what that seat may know (``Ruleset.describe_for``)."""
         e = self.events[event] if isinstance(event, int) else event
+        if seat is not None:
+            return self.ruleset.describe_for(self.final_state, e, seat)
         return self.ruleset.describe_in(self.final_state, e)
 
     # -- indexes -----------------------------------------------------------------------------

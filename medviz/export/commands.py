@@ -51,7 +51,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                                  else f"{history.game} hides nothing from its seats; leave --seat out"))
         seat_at = seat_view_at(history, args.seat)
         view_at = lambda seq: seat_at(history, seq)  # noqa: E731
-    path = export_html(history, out, annotations, view_at, compress_plotlyjs=not args.no_compress)
+    path = export_html(history, out, annotations, view_at, compress_plotlyjs=not args.no_compress,
+                       seat=args.seat or None)
     size = path.stat().st_size
     notes = f", {len(annotations)} note(s)" if annotations is not None else ""
     print(f"Replay page written to {path} ({size / 1e6:.2f} MB, {len(history.events)} events{notes}); "

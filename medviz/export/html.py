@@ -346,7 +346,8 @@ class PageData:
                 "automatic": self.automatic, "phases": self.phases, "notes": self.notes, "about": self.about}
 
 
-def page_data(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None) -> PageData:
+def page_data(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
+              seat: str | None = None) -> PageData:
     """Build the page's data: the figure once, channel deltas per event, the log and the notes."""
     events = list(history.events)
     if not events:
@@ -389,7 +390,7 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     else:
         battle = _battle_timeline(history)
         timeline, mode = (battle, "battle") if battle is not None else (Timeline(None), "log")
-    log = [history.describe(e) for e in events]
+    log = [history.describe(e) if seat is None else history.describe(e, seat) for e in events]
     automatic = [e.seq for e in events if getattr(e, "automatic", False)]
     phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end} for p in history.phases()]
     notes = [n.to_json() for n in annotations] if annotations is not None else []
@@ -465,9 +466,9 @@ def plotly_js() -> str:
 
 
 def build_page(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
-               *, compress_plotlyjs: bool = True) -> str:
-    """The whole standalone page as text."""
-    data = page_data(history, annotations, view_at)
+               *, compress_plotlyjs: bool = True, seat: str | None = None) -> str:
+    """The whole standalone page as text (``seat``: the log as that seat may read it)."""
+    data = page_data(history, annotations, view_at, seat)
     nonce = secrets.token_urlsafe(18)
     js = plotly_js()
     if compress_plotlyjs:
@@ -485,9 +486,9 @@ def build_page(history: Any, annotations: Annotations | None = None, view_at: Vi
 
 
 def export_html(history: Any, out: str | Path, annotations: Annotations | None = None,
-                view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True) -> Path:
+                view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True, seat: str | None = None) -> Path:
     """Write the standalone page for ``history`` to ``out`` atomically; returns the path."""
-    text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs)
+    text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs, seat=seat)
     write_atomic(out, text)
     umask = os.umask(0)
     os.umask(umask)

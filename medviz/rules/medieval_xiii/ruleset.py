@@ -13,7 +13,7 @@ from typing import Any
 
 from medviz.engine import DecisionPoint, History, IllegalAction, MalformedInput, MedvizError, Policy, Seat, Task
 from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
-from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent, ShuffleEvent
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
@@ -92,6 +92,16 @@ class MedievalRuleset(DefinedRuleset):
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         return IllegalAction(f"{point.decision}: {choice!r} is not allowed here; the legal options are "
                              f"{list(point.options)!r}", rule="3.1")
+
+    def describe_for(self, state: Any, event: Event, seat: str) -> str:
+        """What ``seat`` may read (1.7, 2.1, 2.6): a deck's order stays face down, another seat's drawn
+        card and what its Spies saw stay hidden; everything played or bid is open once it happens."""
+        if isinstance(event, ShuffleEvent):
+            return f"the {event.shuffle.replace('-', ' ')} is shuffled ({len(event.order)} cards, face down)"
+        if isinstance(event, ChangeEvent) and event.change in ("draw_card", "peek") and event.data.get("seat") != seat:
+            verb = "draws a card" if event.change == "draw_card" else "learns something with Spies (8.1)"
+            return f"{event.data.get('seat')} {verb}"
+        return self.describe_in(state, event)
 
     def describe(self, event: Event) -> str:
         if isinstance(event, ChangeEvent):
