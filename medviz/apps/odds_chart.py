@@ -101,7 +101,7 @@ class OddsExplorer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
 
     def __init__(self, controls: Mapping[str, widgets.ValueWidget], compute: Callable[..., Outcomes], *,
                  describe: Callable[..., str] | None = None, colors: Colours | None = None,
-                 height: int = 380, width: int = 640) -> None:
+                 height: int = 380, width: int = 520) -> None:
         self.controls = dict(controls)
         self.compute = compute
         self.describe = describe
@@ -112,8 +112,16 @@ class OddsExplorer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self._holding = False
         for w in self.controls.values():
             w.observe(lambda _change: None if self._holding else self.redraw(), names="value")
-        box = widgets.VBox(list(self.controls.values()), layout=widgets.Layout(width="330px"))
-        super().__init__([widgets.HBox([box, self.figure]), self.message])
+            if isinstance(w, widgets.Checkbox):
+                w.indent = False  # a checkbox's words start at the left edge instead of being cut off
+                w.layout.width = "auto"
+            else:
+                w.layout.width = "330px"  # room for the words, the track and the value readout
+                w.style.description_width = "100px"
+        box = widgets.VBox(list(self.controls.values()), layout=widgets.Layout(width="340px", flex="0 0 340px"))
+        # Side by side where there is room (a notebook beside JupyterLab's side bar at 1280 px);
+        # the chart wraps below the controls in a narrower column.
+        super().__init__([widgets.HBox([box, self.figure], layout=widgets.Layout(flex_flow="row wrap")), self.message])
         self.redraw()
 
     def values(self) -> dict[str, Any]:

@@ -80,3 +80,41 @@ def test_medieval_notebook_runs_and_draws_europe(lab: dict[str, Any], offline_pa
                                   "tutorial-empires-middle-ages", "five-ways-to-fight"])
 def test_module_notebooks_run_and_draw(name: str, lab: dict[str, Any], offline_page: Any, artifacts: Path) -> None:
     _run(offline_page.page, lab, artifacts, name, graphs=1)
+
+
+#: The y values of the first drawn bar chart inside a cell (the OddsExplorer's distribution).
+BARS_JS = ("c => { const g = Array.from(c.querySelectorAll('.js-plotly-plot')).find(e => (e.data || []).length);"
+           " return g ? JSON.stringify(g.data[0].y) : ''; }")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="the module notebooks in a browser run in CI's long run (MEDVIZ_SLOW=1)")
+@pytest.mark.parametrize("name", ["tutorial-variant-middle-sea", "tutorial-empires-revolt",
+                                  "tutorial-empires-middle-ages"])
+def test_tutorial_slider_redraws_odds_and_quiz_answers(name: str, lab: dict[str, Any], offline_page: Any,
+                                                       artifacts: Path) -> None:
+    """A student moves a slider of the odds explorer and the exact distribution is redrawn; a quiz
+    answered wrong says so, and the feedback changes when a number is typed (issue 13)."""
+    page = offline_page.page
+    _run(page, lab, artifacts, name, graphs=1)
+    explorer = page.locator(".jp-CodeCell").filter(has=page.locator(".widget-slider")).first
+    explorer.scroll_into_view_if_needed()
+    before = explorer.evaluate(BARS_JS)
+    assert before, f"{name}: no distribution drawn beside the sliders"
+    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    for _ in range(2):
+        page.keyboard.press("ArrowLeft")
+    after = wait_for(f"{name}'s chart to be redrawn after the slider moved",
+                     lambda: (b := explorer.evaluate(BARS_JS)) != before and b, timeout=30)
+    assert after != before
+    output = explorer.locator(".jp-OutputArea").first
+    output.scroll_into_view_if_needed()
+    output.screenshot(path=str(artifacts / f"jupyterlab-{name}-slider-1280x720.png"))
+    quiz = page.locator(".jp-CodeCell").filter(has=page.locator("button", has_text="Check")).first
+    quiz.scroll_into_view_if_needed()
+    box = quiz.locator(".widget-text input").first
+    box.fill("-7")
+    quiz.locator("button", has_text="Check").first.click()
+    wait_for(f"{name}'s quiz to refuse a wrong answer",
+             lambda: "Not quite" in (quiz.text_content() or "") or "Write a fraction" in (quiz.text_content() or ""))
