@@ -115,12 +115,13 @@ def battle_odds_of(b: VmsBattle) -> BattleOdds:
         for kd, pa in enumerate(ha):  # the attacker's kills take defenders
             if not pa:
                 continue
+            sent = scale * pa
             for ka, pd in enumerate(hd):
                 if not pd or (repeat and kd == 0 and ka == 0):
                     continue
                 t = (max(a - ka, 0), max(d - kd, 0))
                 target = done if (t[0] == 0 or t[1] == 0) else into
-                target[t] = target.get(t, Fraction(0)) + scale * pa * pd
+                target[t] = target.get(t, Fraction(0)) + sent * pd
 
     if b.rounds is None:
         mass: dict[tuple[int, int], Fraction] = {start: Fraction(1)}
