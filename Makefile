@@ -10,7 +10,7 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root unless told; containers and CI often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test setup bench clean
+.PHONY: lab test setup bench classroom clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "medviz needs Python >= 3.11; found " + sys.version.split()[0])'
@@ -26,6 +26,17 @@ setup: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --no-browser $(ROOT_FLAG) --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
 		--ServerApp.root_dir=$(CURDIR) $(MAIN_NOTEBOOK)
+
+## The no-code classroom app (Voilà): the replay, the dice lab and the play table, no code cells.
+## Listens on every interface so students on the school network can open it; CLASSROOM_IP=127.0.0.1
+## keeps it to this machine. Kernels are started ahead (CLASSROOM_POOL) so a student's page opens fast.
+CLASSROOM_IP ?= 0.0.0.0
+CLASSROOM_PORT ?= 8866
+CLASSROOM_POOL ?= 2
+classroom: $(STAMP)
+	@echo "Students open http://<this computer's address>:$(CLASSROOM_PORT)/ (this computer: $$(hostname -I 2>/dev/null || hostname))"
+	JUPYTER_PATH=$(CURDIR)/classroom $(BIN)/voila notebooks/classroom.ipynb --template=medviz-classroom \
+		--no-browser --Voila.ip=$(CLASSROOM_IP) --port=$(CLASSROOM_PORT) --preheat_kernel=True --pool_size=$(CLASSROOM_POOL)
 
 ## Whole test suite: unit, property, golden, notebooks (nbval).
 test: $(STAMP)

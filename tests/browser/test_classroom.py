@@ -1,0 +1,126 @@
+"""The no-code classroom app (``make classroom``: Voilà), driven by chromium like a student (issue 16).
+
+Voilà is started as the Makefile starts it (the project's template, a pre-started kernel), on
+localhost. The page must show no code, reach nothing beyond this machine, and answer the three
+things a student does first: step the replay, branch a die in the dice lab, and play a move.
+Screenshots at 1280×720 and 1920×1080 go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_sample import ROOT, free_port, wait_for
+
+VOILA = Path(sys.executable).with_name("voila")
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The classroom app on a free localhost port; yields its URL."""
+    if not VOILA.exists():
+        pytest.skip("voila is not installed in this environment (pip install -e '.[lab]')")
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "classroom"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path_factory.mktemp("voila-runtime"))}
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [str(VOILA), "notebooks/classroom.ipynb", "--template=medviz-classroom", "--no-browser",
+             "--Voila.ip=127.0.0.1", f"--port={port}", "--preheat_kernel=True", "--pool_size=1"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(url, timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"voila did not start (exit {proc.poll()}); see {log_path}")
+                time.sleep(0.5)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _text(locator: Any) -> str:
+    return (locator.text_content() or "").replace("\u00a0", " ").strip()
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url, timeout=180_000)
+    page.wait_for_selector(".medviz-classroom-stage .js-plotly-plot", timeout=180_000)
+
+
+def _switch(page: Any, title: str) -> Any:
+    page.locator(".medviz-classroom-menu button", has_text=title).first.click()
+    return page.locator(".medviz-classroom-stage").first
+
+
+def test_classroom_steps_branches_and_plays_without_code_or_network(
+        classroom: str, offline_page: Any, artifacts: Path) -> None:
+    page = offline_page.page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    _open(page, classroom)
+    body = _text(page.locator("body"))
+    assert "import " not in body and "RULESET" not in body, "the classroom page shows code"
+    assert page.locator(".jp-InputArea-editor:visible, .cm-editor:visible").count() == 0
+    assert [_text(b) for b in page.locator(".medviz-classroom-menu button").all()] == [
+        "Replay 1282–1285", "What if? (dice lab)", "Play Aragon"]
+    page.screenshot(path=str(artifacts / "classroom-replay-1280x720.png"))
+
+    # 1. The replay steps: the event counter in its header moves on.
+    stage = page.locator(".medviz-classroom-stage").first
+    header = stage.locator(".widget-html").first
+    before = _text(header)
+    stage.locator("button", has_text="step ▶").first.click()
+    wait_for("the replay to step", lambda: _text(header) != before, timeout=30)
+
+    # 2. The dice lab branches: pick another face of the shown roll, branch, and a second branch is listed.
+    stage = _switch(page, "What if?")
+    branches = stage.locator(".medviz-branch-list select option")
+    wait_for("the dice lab to show its branch list", lambda: branches.count() >= 1, timeout=60)
+    assert branches.count() == 1
+    faces = stage.locator(".widget-toggle-buttons button")
+    other = next(i for i in range(faces.count()) if "mod-active" not in (faces.nth(i).get_attribute("class") or ""))
+    faces.nth(other).click()
+    stage.locator("button", has_text="Branch here").first.click()
+    wait_for("the branch to be listed", lambda: branches.count() == 2, timeout=120)
+    page.screenshot(path=str(artifacts / "classroom-dicelab-1280x720.png"))
+
+    # 3. The play table takes a move: set up as in 1282, then the first real decision is Aragon's
+    #    to make; choosing moves the game on, and the header names a later moment.
+    stage = _switch(page, "Play Aragon")
+    table = stage.locator(".medviz-play").first
+    table.wait_for(timeout=60_000)
+    header = table.locator(".medviz-play-header")
+    at_setup = wait_for("the table's header", lambda: _text(header), timeout=60)
+    table.locator(".medviz-play-setup").click()
+    after_setup = wait_for("the set-up to be placed", lambda: (t := _text(header)) != at_setup and t, timeout=90)
+    options = table.locator(".medviz-play-choices select option")
+    wait_for("the table to offer Aragon's options", lambda: options.count() >= 1, timeout=60)
+    asked = _text(table.locator(".medviz-play-prompt"))
+    table.locator(".medviz-play-choices select").select_option(index=0)
+    table.locator(".medviz-play-choose").click()
+    wait_for("the table to move on after the choice",
+             lambda: (_text(table.locator(".medviz-play-prompt")), _text(header)) != (asked, after_setup), timeout=90)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.screenshot(path=str(artifacts / "classroom-play-1920x1080.png"))
+    assert not offline_page.errors, offline_page.errors[:3]
