@@ -10,13 +10,13 @@ LAB_PORT ?= 8888
 # JupyterLab refuses to run as root unless told; containers and CI often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test setup bench classroom clean
+.PHONY: lab test setup bench classroom docs clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "medviz needs Python >= 3.11; found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lab]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lab,docs]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (medviz)' >/dev/null
 	@touch $(STAMP)
 
@@ -38,6 +38,11 @@ classroom: $(STAMP)
 	JUPYTER_PATH=$(CURDIR)/classroom $(BIN)/voila notebooks/classroom.ipynb --template=medviz-classroom \
 		--no-browser --Voila.ip=$(CLASSROOM_IP) --port=$(CLASSROOM_PORT) --preheat_kernel=True --pool_size=$(CLASSROOM_POOL)
 
+## The documentation site, built offline into site/ (--strict: a broken link or a missing page fails).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@echo "Built site/index.html (open it in a browser; it loads nothing from the network)"
+
 ## Whole test suite: unit, property, golden, notebooks (nbval).
 test: $(STAMP)
 	$(BIN)/python -m pytest --nbval-lax $(PYTEST_ARGS)
@@ -47,4 +52,4 @@ bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site .cache
