@@ -20,7 +20,7 @@ from typing import Any
 from medviz.engine.errors import MedvizError
 from medviz.export.annotations import _resolve
 
-__all__ = ["BranchEntry", "TreeData", "describe_what_if", "describe_outcome", "tree_data", "tree_parts"]
+__all__ = ["BranchEntry", "TreeData", "describe_outcome", "describe_what_if", "tree_data", "tree_parts"]
 
 #: Written in place of a branch's figure when it is the root's own (branches share the start).
 SAME_FIGURE = "same-as-root"
