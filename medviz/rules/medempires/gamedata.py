@@ -256,6 +256,7 @@ class Scenario:
     """A scenario: length, years per game turn, starting TP and victory conditions (4.0, 13.0)."""
 
     id: str
+    # Fields are read in declaration order, and an entry's problems are listed in it.
     turn_years: tuple[tuple[int, int], ...] = field(metadata=declared(
         Field("list", hi=50, values=Field("list", 2, 2, values=Field("int", 1000, 1600, why="a year"))),
         "the years of each game turn, [first, last]", absent=(), read=_read_turn_years))
@@ -304,6 +305,7 @@ class PowerDeployment:
     """A concrete default placement of one power's starting units for some scenarios."""
 
     id: str
+    # Fields are read in declaration order, and an entry's problems are listed in it.
     land: Mapping[str, tuple[str, ...]] = field(metadata=declared(
         Field("table", values=Field("texts", hi=176, choices=UNIT_CODES)),
         "land area -> the unit codes placed there", read=_read_land))
