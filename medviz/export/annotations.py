@@ -45,9 +45,33 @@ __all__ = ["Anchor", "Annotations", "KINDS", "Note", "load_annotations", "parse_
 
 #: What a note is about: what happened, how the game models it, where game and history part.
 KINDS = ("history", "game", "what-if")
-NOTE_FIELDS = ("anchor", "title", "date", "kind", "source", "text")
-ANCHOR_FIELDS = ("event", "roll", "decision", "turn", "phase")
-TOP_FIELDS = ("format", "version", "title", "note")
+#: The keys of an annotation file, declared once with their meaning (docs/data-schema.md is made
+#: from these; ``parse_annotations`` checks each value and says what is wrong in the file's words).
+TOP_KEYS: Mapping[str, str] = {
+    "format": '"medviz-annotations" (optional)',
+    "version": "1 (optional)",
+    "title": "text: the title of the page (optional)",
+    "note": "the notes, each a [[note]] table",
+}
+NOTE_KEYS: Mapping[str, str] = {
+    "anchor": "where the note is fixed: {event = N}, {roll = \"<id>\"}, {decision = \"<id>\"}, "
+              "{turn = N}, {phase = \"<id>\"} or {turn = N, phase = \"<id>\"} (required)",
+    "title": "a line of text (required)",
+    "date": "free text with a year, e.g. \"30 Mar 1282\" (optional)",
+    "kind": f"one of {', '.join(KINDS)} (default history)",
+    "source": "plain text: where the note's facts come from (optional)",
+    "text": "markdown (required; raw HTML is not kept)",
+}
+ANCHOR_KEYS: Mapping[str, str] = {
+    "event": "an event number from 0",
+    "roll": "a roll id of the history",
+    "decision": "a decision id of the history",
+    "turn": "a turn number from 1",
+    "phase": "a phase id of the game",
+}
+NOTE_FIELDS = tuple(NOTE_KEYS)
+ANCHOR_FIELDS = tuple(ANCHOR_KEYS)
+TOP_FIELDS = tuple(TOP_KEYS)
 FORMAT = "medviz-annotations"
 VERSION = 1
 _YEAR = re.compile(r"\b\d{3,4}\b")

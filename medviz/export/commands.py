@@ -41,7 +41,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             annotations = load_annotations(args.annotations, history)
         except DataError as exc:  # one line: every problem, separated by semicolons
             raise MalformedInput(f"{exc.problems and exc.args[0].splitlines()[0]}: " + "; ".join(exc.problems)) from None
-    view_at = None
+    view_at = view_for = None
     if args.seat:
         from medviz.apps.model import observes, seat_view_at
 
@@ -51,13 +51,22 @@ def cmd_export(args: argparse.Namespace) -> int:
                                  else f"{history.game} hides nothing from its seats; leave --seat out"))
         seat_at = seat_view_at(history, args.seat)
         view_at = lambda seq: seat_at(history, seq)  # noqa: E731
+        view_for = lambda h: lambda seq: seat_at(h, seq)  # noqa: E731  (a tree's other branches)
     path = export_html(history, out, annotations, view_at, compress_plotlyjs=not args.no_compress,
-                       seat=args.seat or None)
+                       seat=args.seat or None, view_for=view_for)
     size = path.stat().st_size
     notes = f", {len(annotations)} note(s)" if annotations is not None else ""
+    branches = sum(1 for _ in _walk(history.root)) - 1
+    notes += f", {branches} branch(es) of its tree" if branches else ""
     print(f"Replay page written to {path} ({size / 1e6:.2f} MB, {len(history.events)} events{notes}); "
           "it opens offline in any browser")
     return 0
+
+
+def _walk(h: Any) -> Any:
+    yield h
+    for child in h.children:
+        yield from _walk(child)
 
 
 def register(subparsers: Any) -> None:

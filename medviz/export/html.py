@@ -36,6 +36,7 @@ from typing import Any
 from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
+from medviz.export.tree import tree_data, tree_parts
 from medviz.viz.state_map import shown_portrayal, state_map, update_state_map
 from medviz.viz.text import plain
 
@@ -466,9 +467,16 @@ def plotly_js() -> str:
 
 
 def build_page(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
-               *, compress_plotlyjs: bool = True, seat: str | None = None) -> str:
-    """The whole standalone page as text (``seat``: the log as that seat may read it)."""
+               *, compress_plotlyjs: bool = True, seat: str | None = None,
+               view_for: Callable[[Any], ViewAt | None] | None = None) -> str:
+    """The whole standalone page as text (``seat``: the log as that seat may read it).
+
+    A history from a tree file brings its whole tree: every branch, switchable on the page
+    (``medviz.export.tree``); ``view_for(branch)`` gives a branch's views (default: the game's).
+    """
     data = page_data(history, annotations, view_at, seat)
+    tree = tree_data(history, lambda h, notes: data.to_json() if h is history else page_data(
+        h, notes, view_for(h) if view_for is not None else None, seat).to_json(), annotations)
     nonce = secrets.token_urlsafe(18)
     js = plotly_js()
     if compress_plotlyjs:
@@ -480,15 +488,18 @@ def build_page(history: Any, annotations: Annotations | None = None, view_at: Vi
     from medviz.export.sanitize import escape_text
 
     parts = {"TITLE": escape_text(data.title), "PLOTLY": plotly_tag,
-             "DATA": _script_json(data.to_json()), "SCRIPT": _asset("page.js"), "NONCE": nonce}
+             "DATA": _script_json(data.to_json()), "SCRIPT": _asset("page.js"), "NONCE": nonce,
+             "TREE": tree_parts(tree, _script_json, nonce)}
     # One pass over the template only: nothing inside the data is ever substituted.
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: parts[m.group(1)], _asset("page.html"))
 
 
 def export_html(history: Any, out: str | Path, annotations: Annotations | None = None,
-                view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True, seat: str | None = None) -> Path:
-    """Write the standalone page for ``history`` to ``out`` atomically; returns the path."""
-    text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs, seat=seat)
+                view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True, seat: str | None = None,
+                view_for: Callable[[Any], ViewAt | None] | None = None) -> Path:
+    """Write the standalone page for ``history`` (its whole tree, if it has one) to ``out`` atomically."""
+    text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs, seat=seat,
+                      view_for=view_for)
     write_atomic(out, text)
     umask = os.umask(0)
     os.umask(umask)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -29,6 +29,14 @@ from medviz.rules.datafiles import (
     load_toml,
     merge_by_id,
     table_problems,
+)
+from medviz.rules.schema import (
+    Column,
+    Spec,
+    Table,
+    declared,
+    file_fields,
+    read_declared,
 )
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -74,7 +82,10 @@ VICTORY_KINDS = ("vp_margin", "vespers")
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 # --------------------------------------------------------------------------------------------
-# The schema of every table: types and ranges from the rules (validate_game_data checks meaning)
+# The schema: every table declared once. A class's fields say which key of the data file each
+# attribute reads, what it may hold (``Field``: types and ranges from the rules; validate_game_data
+# checks meaning) and what it means; the checks of shipped and override files, the builder and
+# docs/data-schema.md all come from these declarations (medviz.rules.schema).
 # --------------------------------------------------------------------------------------------
 #: A unit count: at most the counter sheet's 176 counters (2.0).
 _COUNT = Field("int", 0, 176, why="the counter sheet has 176 counters, 2.0")
@@ -84,69 +95,7 @@ _RATING = Field("int", 0, 3, why="a King is rated 0-3, 8.0")
 _TP = Field("int", 0, 99, why="treasury points")
 _SMALL = Field("int", -99, 99, why="a table value")
 _TEXT, _TEXTS, _FLAG = Field("text"), Field("texts", hi=200), Field("bool")
-
-#: Tables the builder keeps as they are (no typed access): the schema checks their types.
-_UNTYPED = frozenset({("politics", "attempt"), ("politics", "modifier"), ("politics", "limit")})
-
-SCHEMA: Mapping[tuple[str, str], Mapping[str, Field]] = MappingProxyType({
-    ("powers", "power"): {
-        "name": _TEXT, "group": _TEXT, "counter_background": _TEXT, "counter_text": _TEXT,
-        "display_colour": _TEXT, "display_accent": _TEXT, "faction_at_start": _TEXT, "status_at_start": _TEXT,
-        "home_areas": _TEXTS, "controlled_at_start": _TEXTS, "deployed_by": _TEXT,
-        "mercenaries_allowed": _FLAG, "fleets_count_double": _FLAG},
-    ("units", "unit_type"): {
-        "name": _TEXT, "domain": _TEXT, "recruit_cost": Field("number", 0, 15, why="TP, 6.2"),
-        "single_purchase_cost": Field("number", 0, 15, why="TP, 6.2"), "counts_double": _TEXTS,
-        "double_for_powers": _TEXTS, "only_powers": _TEXTS},
-    ("units", "counter_mix"): {code: _COUNT for code in ("FA", "L", "R", "M", "F")},
-    ("units", "counter_sheet"): {
-        "total": Field("int", 1, 1000, why="counters on the sheet (176, 2.0)"),
-        "track_markers": Field("int", 0, 1000, why="markers on the sheet")},
-    ("kings", "king"): {
-        "name": _TEXT, "power": _TEXT, "pool": _TEXT, "starting": _FLAG, "diplomacy": _RATING,
-        "military": _RATING, "reign": Field("text", empty=True)},
-    ("stratagems", "stratagem"): {
-        "name": _TEXT, "count": Field("int", 0, 176, why="markers on the 176-counter sheet, 2.0"),
-        "when": _TEXTS, "drawn_effect": _FLAG, "disposition": _TEXT, "summary": _TEXT,
-        "effects": Field("table", values=Field("any"))},
-    ("scenarios", "scenario"): {
-        "name": _TEXT, "game_turns": Field("int", 1, 50, why="game turns"),
-        "turn_years": Field("list", hi=50, values=Field("list", 2, 2, values=Field("int", 1000, 1600, why="a year"))),
-        "setup": _TEXT, "starting_tp": Field("table", keys=("A", "B"), values=_TP),
-        "victory": Field("table", values=Field("any"))},
-    ("scenarios", "option"): {"name": _TEXT, "default": _FLAG, "summary": _TEXT},
-    ("scenarios", "setup"): {
-        "side": _TEXT, "deployed_by": _TEXT, "order": Field("int", 0, 999), "controls": _TEXTS,
-        "land_areas": _TEXTS, "must_occupy": _TEXTS, "king_areas": _TEXTS, "fleet_coasts": _TEXTS,
-        "units": Field("table", keys=UNIT_CODES, values=_COUNT), "marker": _TEXT, "face_down": _FLAG},
-    ("politics", "diplomacy_row"): {
-        "die": Field("int", 0, 12, why="a modified 1d6 row"), "rebellion": _TEXT, "vassalage": _TEXT,
-        "diplomacy": _TEXT},
-    ("politics", "attempt"): {
-        "name": _TEXT, "column": _TEXT, "success": _TEXT, "marker_cost": Field("int", 0, 26),
-        "per_turn": Field("int", 0, 99), "targets": _TEXTS, "summary": _TEXT},
-    ("politics", "modifier"): {
-        "name": _TEXT, "value": Field("int|text", -99, 99), "applies_to": _TEXTS, "once_per_turn": _TEXT,
-        "summary": _TEXT, "max_tp": _TP, "only_target": _TEXT, "only_attempt": _TEXT, "option": _TEXT},
-    ("politics", "limit"): {"value": _SMALL, "summary": _TEXT, "powers": _TEXTS},
-    ("operations", "cost"): {
-        "ops": Field("int", 0, 15, why="a force has at most 15 OPs, 10.0"), "per": _TEXT, "summary": _TEXT,
-        "markers": Field("int", 0, 26)},
-    ("operations", "threshold"): {"value": _SMALL, "summary": _TEXT},
-    ("operations", "recruiting"): {"tp": Field("number", 0, 15, why="TP, 6.2"),
-                                   "single_tp": Field("number", 0, 15, why="TP, 6.2")},
-    ("operations", "treasury"): {"value": _SMALL, "summary": _TEXT},
-    ("deployment", "deployment"): {
-        "scenarios": _TEXTS, "power": _TEXT,
-        "land": Field("table", values=Field("texts", hi=176, choices=UNIT_CODES)),
-        "fleets": Field("list", hi=176, values=Field("table", keys=("sea", "prefer"), values=_TEXT))},
-})
 _ADJACENT = "adjacent:"
-
-
-# --------------------------------------------------------------------------------------------
-# Data classes
-# --------------------------------------------------------------------------------------------
 
 
 class FrozenDict(dict):  # type: ignore[type-arg]
@@ -166,24 +115,65 @@ def _frozen_map(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return FrozenDict(d)
 
 
+def _read_turn_years(en: _Entry, spec: Spec) -> tuple[tuple[int, int], ...]:
+    years: list[tuple[int, int]] = []
+    for pair in en.get(spec.key, list, "a list of [first, last] years", []) or []:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(y, int) and not isinstance(y, bool)
+                                                             for y in pair):
+            years.append((pair[0], pair[1]))
+        else:
+            en.problems.append(f"{en.where}: turn_years entry {pair!r} must be [first year, last year]")
+    return tuple(years)
+
+
+def _read_starting_tp(en: _Entry, spec: Spec) -> Mapping[str, int]:
+    return _frozen_map({k: v for k, v in en.table(spec.key).items() if isinstance(v, int)})
+
+
+def _read_units(en: _Entry, spec: Spec) -> Mapping[str, int]:
+    return _frozen_map(_unit_counts(en, spec.key, UNIT_CODES))
+
+
+def _read_land(en: _Entry, spec: Spec) -> Mapping[str, tuple[str, ...]]:
+    land: dict[str, tuple[str, ...]] = {}
+    for area, codes in en.table(spec.key).items():
+        if isinstance(codes, list) and all(isinstance(c, str) for c in codes):
+            land[area] = tuple(codes)
+        else:
+            en.problems.append(f"{en.where}: land.{area} must be a list of unit codes")
+    return _frozen_map(land)
+
+
+def _read_fleets(en: _Entry, spec: Spec) -> tuple[FleetPlacement, ...]:
+    fleets: list[FleetPlacement] = []
+    for f in en.get(spec.key, list, "a list of { sea = ... } tables", []) or []:
+        if not isinstance(f, dict) or not isinstance(f.get("sea"), str):
+            en.problems.append(f"{en.where}: fleet {f!r} needs sea = \"<sea id>\" or \"adjacent:<land id>\"")
+            continue
+        prefer = f.get("prefer") if isinstance(f.get("prefer"), str) else None
+        fleets.append(FleetPlacement(f["sea"], prefer, resolve_fleet_sea(f["sea"], prefer, en.view)))
+    return tuple(fleets)
+
+
 @dataclass(frozen=True)
 class Power:
     """A power (2.2.2, 3.x): a nation or city state, its colours, start status and areas."""
 
     id: str
-    name: str
-    group: str
-    counter_background: str
-    counter_text: str
-    display_colour: str
-    display_accent: str | None
-    faction_at_start: str
-    status_at_start: str
-    home_areas: tuple[str, ...]
-    controlled_at_start: tuple[str, ...]
-    deployed_by: str
-    mercenaries_allowed: bool
-    fleets_count_double: bool
+    name: str = field(metadata=declared(_TEXT, "the power's name in the game's words"))
+    group: str = field(metadata=declared(_TEXT, f"its group of powers: one of {', '.join(GROUPS)}"))
+    counter_background: str = field(metadata=declared(_TEXT, "colour of its counters' background, in words"))
+    counter_text: str = field(metadata=declared(_TEXT, "colour of its counters' print, in words"))
+    display_colour: str = field(metadata=declared(_TEXT, "its colour on screen, #RRGGBB (each power its own)"))
+    display_accent: str | None = field(metadata=declared(_TEXT, "a second colour on screen, #RRGGBB", absent=None))
+    faction_at_start: str = field(metadata=declared(_TEXT, f"whose side it starts on: one of {', '.join(FACTIONS)}"))
+    status_at_start: str = field(metadata=declared(_TEXT, f"its standing at the start: one of {', '.join(STATUSES)}"))
+    home_areas: tuple[str, ...] = field(metadata=declared(_TEXTS, "land areas of its home (map ids)"))
+    controlled_at_start: tuple[str, ...] = field(
+        metadata=declared(_TEXTS, "land areas it controls at the start (map ids)"))
+    deployed_by: str = field(metadata=declared(_TEXT, f"who sets up its units: one of {', '.join(DEPLOYERS)}"))
+    mercenaries_allowed: bool = field(metadata=declared(_FLAG, "may it recruit mercenaries (6.2)"))
+    fleets_count_double: bool = field(metadata=declared(_FLAG, "do its fleets count double"))
     provenance: Mapping[str, str]
 
 
@@ -192,13 +182,18 @@ class UnitType:
     """A unit type (2.2.1) with its recruiting cost in TP (6.2) and doubling tables."""
 
     code: str
-    name: str
-    domain: str
-    recruit_cost: float | None
-    single_purchase_cost: float | None
-    counts_double: tuple[str, ...]
-    double_for_powers: tuple[str, ...]
-    only_powers: tuple[str, ...]
+    name: str = field(metadata=declared(_TEXT, "the unit type's name"))
+    domain: str = field(metadata=declared(_TEXT, "land or sea"))
+    recruit_cost: float | None = field(metadata=declared(Field("number", 0, 15, why="TP, 6.2"), "TP to recruit one (6.2)",
+                                          absent=None))
+    single_purchase_cost: float | None = field(metadata=declared(Field("number", 0, 15, why="TP, 6.2"),
+                                                  "TP to recruit a single one alone (6.2)", absent=None))
+    counts_double: tuple[str, ...] = field(
+        metadata=declared(_TEXTS, "where a unit of this type counts double", absent=()))
+    double_for_powers: tuple[str, ...] = field(metadata=declared(_TEXTS, "powers whose units of this type count double",
+                                                  absent=()))
+    only_powers: tuple[str, ...] = field(
+        metadata=declared(_TEXTS, "the only powers that may have it (empty: all)", absent=()))
     provenance: Mapping[str, str]
 
 
@@ -206,8 +201,10 @@ class UnitType:
 class CounterSheet:
     """The counter sheet's total (2.0) and its track markers; control/alliance markers fill the rest."""
 
-    total: int
-    track_markers: int
+    total: int = field(
+        metadata=declared(Field("int", 1, 1000, why="counters on the sheet (176, 2.0)"), "counters on the sheet"))
+    track_markers: int = field(metadata=declared(Field("int", 0, 1000, why="markers on the sheet"),
+                                  "markers for the tracks (turn, TP, VP)"))
     provenance: Mapping[str, str]
 
 
@@ -216,13 +213,13 @@ class King:
     """A King (8.0): diplomacy rating (political rolls) and military value (operations, combat)."""
 
     id: str
-    name: str
-    power: str
-    pool: str
-    starting: bool
-    diplomacy: int
-    military: int
-    reign: str
+    name: str = field(metadata=declared(_TEXT, "the King's name"))
+    power: str = field(metadata=declared(_TEXT, "the power he rules (a power id)"))
+    pool: str = field(metadata=declared(_TEXT, "the pool a replacement King is drawn from (8.2)"))
+    starting: bool = field(metadata=declared(_FLAG, "does the power start with him"))
+    diplomacy: int = field(metadata=declared(_RATING, "diplomacy rating, added to political rolls (7.x, 8.0)"))
+    military: int = field(metadata=declared(_RATING, "military value, for operations and combat (8.0, 10.x)"))
+    reign: str = field(metadata=declared(Field("text", empty=True), "his reign's years, in words", absent=""))
     provenance: Mapping[str, str]
 
 
@@ -231,13 +228,15 @@ class Stratagem:
     """A kind of stratagem marker (12.0) and how many of it are in the cup."""
 
     id: str
-    name: str
-    count: int
-    when: tuple[str, ...]
-    drawn_effect: bool
-    disposition: str
-    summary: str
-    effects: Mapping[str, Any]
+    name: str = field(metadata=declared(_TEXT, "the stratagem's name"))
+    count: int = field(metadata=declared(Field("int", 0, 176, why="markers on the 176-counter sheet, 2.0"),
+                          "how many of its markers are in the cup"))
+    when: tuple[str, ...] = field(metadata=declared(_TEXTS, f"the phases it may be played in: {', '.join(PHASES)}"))
+    drawn_effect: bool = field(metadata=declared(_FLAG, "does it act at once when drawn"))
+    disposition: str = field(metadata=declared(_TEXT, f"where it goes after use: one of {', '.join(DISPOSITIONS)}"))
+    summary: str = field(metadata=declared(_TEXT, "what it does, in words"))
+    effects: Mapping[str, Any] = field(metadata=declared(Field("table", values=Field("any")),
+                                          "its effect as data, read by the rule code", absent={}))
     provenance: Mapping[str, str]
 
 
@@ -246,9 +245,9 @@ class OptionalRule:
     """A switch: an optional rule (14.x) or an alternative reading of the text."""
 
     id: str
-    name: str
-    default: bool
-    summary: str
+    name: str = field(metadata=declared(_TEXT, "the option's name"))
+    default: bool = field(metadata=declared(_FLAG, "is it on unless a game says otherwise"))
+    summary: str = field(metadata=declared(_TEXT, "what it changes, in words"))
     provenance: Mapping[str, str]
 
 
@@ -257,12 +256,17 @@ class Scenario:
     """A scenario: length, years per game turn, starting TP and victory conditions (4.0, 13.0)."""
 
     id: str
-    name: str
-    game_turns: int
-    turn_years: tuple[tuple[int, int], ...]
-    setup: str
-    starting_tp: Mapping[str, int]
-    victory: Mapping[str, Any]
+    # Fields are read in declaration order, and an entry's problems are listed in it.
+    turn_years: tuple[tuple[int, int], ...] = field(metadata=declared(
+        Field("list", hi=50, values=Field("list", 2, 2, values=Field("int", 1000, 1600, why="a year"))),
+        "the years of each game turn, [first, last]", absent=(), read=_read_turn_years))
+    starting_tp: Mapping[str, int] = field(metadata=declared(Field("table", keys=("A", "B"), values=_TP),
+                                              "treasury points each player starts with", read=_read_starting_tp))
+    name: str = field(metadata=declared(_TEXT, "the scenario's name"))
+    game_turns: int = field(metadata=declared(Field("int", 1, 50, why="game turns"), "how many game turns it lasts"))
+    setup: str = field(metadata=declared(_TEXT, "which set-up it uses"))
+    victory: Mapping[str, Any] = field(metadata=declared(Field("table", values=Field("any")),
+                                          f"how it is won, as data (kind: one of {', '.join(VICTORY_KINDS)})"))
     provenance: Mapping[str, str]
 
 
@@ -271,17 +275,19 @@ class SetupEntry:
     """How one power is set up (3.1-3.3.1): units, where they may and must go, markers."""
 
     power: str
-    side: str
-    deployed_by: str
-    order: int
-    controls: tuple[str, ...]
-    land_areas: tuple[str, ...]
-    must_occupy: tuple[str, ...]
-    king_areas: tuple[str, ...]
-    fleet_coasts: tuple[str, ...]
-    units: Mapping[str, int]
-    marker: str | None
-    face_down: bool
+    side: str = field(metadata=declared(_TEXT, "the side it plays for"))
+    deployed_by: str = field(metadata=declared(_TEXT, "who places its units"))
+    order: int = field(metadata=declared(Field("int", 0, 999), "its place in the order of setting up"))
+    controls: tuple[str, ...] = field(metadata=declared(_TEXTS, "land areas it controls (map ids)"))
+    land_areas: tuple[str, ...] = field(metadata=declared(_TEXTS, "land areas its land units may start in"))
+    must_occupy: tuple[str, ...] = field(metadata=declared(_TEXTS, "land areas that must hold one of its units"))
+    king_areas: tuple[str, ...] = field(metadata=declared(_TEXTS, "land areas its King may start in", absent=()))
+    fleet_coasts: tuple[str, ...] = field(
+        metadata=declared(_TEXTS, "land areas whose coasts its fleets may start on", absent=()))
+    units: Mapping[str, int] = field(metadata=declared(Field("table", keys=UNIT_CODES, values=_COUNT),
+                                        "its starting units by code", read=_read_units))
+    marker: str | None = field(metadata=declared(_TEXT, "the marker it starts with", absent=None))
+    face_down: bool = field(metadata=declared(_FLAG, "is its marker face down", absent=False))
     provenance: Mapping[str, str]
 
 
@@ -299,10 +305,15 @@ class PowerDeployment:
     """A concrete default placement of one power's starting units for some scenarios."""
 
     id: str
-    power: str
-    scenarios: tuple[str, ...]
-    land: Mapping[str, tuple[str, ...]]
-    fleets: tuple[FleetPlacement, ...]
+    # Fields are read in declaration order, and an entry's problems are listed in it.
+    land: Mapping[str, tuple[str, ...]] = field(metadata=declared(
+        Field("table", values=Field("texts", hi=176, choices=UNIT_CODES)),
+        "land area -> the unit codes placed there", read=_read_land))
+    fleets: tuple[FleetPlacement, ...] = field(metadata=declared(
+        Field("list", hi=176, values=Field("table", keys=("sea", "prefer"), values=_TEXT)),
+        'fleets: { sea = "<sea id>" or "adjacent:<land id>", prefer = "<sea id>" }', absent=(), read=_read_fleets))
+    power: str = field(metadata=declared(_TEXT, "the power placed (a power id)"))
+    scenarios: tuple[str, ...] = field(metadata=declared(_TEXTS, "the scenarios it places for"))
     provenance: Mapping[str, str]
 
     def unit_counts(self) -> dict[str, int]:
@@ -392,6 +403,79 @@ class GameData:
     def stratagem_cup(self) -> tuple[str, ...]:
         """Every stratagem marker in the cup at the start, one id per marker, in file order."""
         return tuple(s.id for s in self.stratagems.values() for _ in range(s.count))
+
+# --------------------------------------------------------------------------------------------
+# Tables whose rows stay plain read-only tables (Politics, Operations and the counter mix read them)
+# --------------------------------------------------------------------------------------------
+COUNTER_MIX = Table(
+    "The most counters of each unit type a power may have on the map (2.0); `id` is the power.",
+    {code: Column(_COUNT, f"most {code} counters", required=False) for code in RECRUITABLE_CODES})
+DIPLOMACY_ROW = Table(
+    "One row of the Diplomacy Table (7.0): the result in each column for a modified die roll.",
+    {"die": Column(Field("int", 0, 12, why="a modified 1d6 row"), "the modified die roll of this row"),
+     **{col: Column(_TEXT, f"the result of a {word} attempt") for col, word in DIPLOMACY_COLUMNS.items()}})
+ATTEMPT = Table("A kind of political attempt (7.x): its column, cost and targets.", {
+    "name": Column(_TEXT, "the attempt's name", required=False),
+    "column": Column(_TEXT, "the Diplomacy Table column it reads", required=False),
+    "success": Column(_TEXT, "the result that counts as success", required=False),
+    "marker_cost": Column(Field("int", 0, 26), "markers it costs", required=False),
+    "per_turn": Column(Field("int", 0, 99), "how often a power may try it per turn", required=False),
+    "targets": Column(_TEXTS, "which powers it may target", required=False),
+    "summary": Column(_TEXT, "what it does, in words", required=False)})
+MODIFIER = Table("A modifier to political rolls (7.x) and when it applies.", {
+    "name": Column(_TEXT, "the modifier's name", required=False),
+    "value": Column(Field("int|text", -99, 99), "the amount, or a rating it reads (text)", required=False),
+    "applies_to": Column(_TEXTS, "the attempts it modifies", required=False),
+    "once_per_turn": Column(_TEXT, "what limits it to once a turn", required=False),
+    "summary": Column(_TEXT, "what it means, in words", required=False),
+    "max_tp": Column(_TP, "the most TP it may add", required=False),
+    "only_target": Column(_TEXT, "applies only against this target", required=False),
+    "only_attempt": Column(_TEXT, "applies only to this attempt", required=False),
+    "option": Column(_TEXT, "the option that switches it on", required=False)})
+LIMIT = Table("A limit on political rolls (7.x).", {
+    "value": Column(_SMALL, "the limit", required=False),
+    "summary": Column(_TEXT, "what it limits, in words", required=False),
+    "powers": Column(_TEXTS, "the powers it applies to", required=False)})
+COST = Table("An entry of the Operation Point Cost Table (10.x, 11.x).", {
+    "ops": Column(Field("int", 0, 15, why="a force has at most 15 OPs, 10.0"), "OPs it costs"),
+    "per": Column(_TEXT, "what the cost is counted per", required=False),
+    "summary": Column(_TEXT, "what it costs, in words", required=False),
+    "markers": Column(Field("int", 0, 26), "markers it costs", required=False)})
+THRESHOLD = Table("A threshold of operations (10.x, 11.x).", {
+    "value": Column(_SMALL, "the threshold"), "summary": Column(_TEXT, "what it bounds, in words", required=False)})
+RECRUITING = Table("Recruiting cost of a unit type in TP (6.2); `id` is the unit code.", {
+    "tp": Column(Field("number", 0, 15, why="TP, 6.2"), "TP per unit"),
+    "single_tp": Column(Field("number", 0, 15, why="TP, 6.2"), "TP for a single unit alone", required=False)})
+TREASURY = Table("A treasury rule (5.2, 6.x): income, caps.", {
+    "value": Column(_SMALL, "the amount"),
+    "summary": Column(_TEXT, "what it is, in words", required=False)})
+
+#: Every table of the data files, declared once: (file, table) -> its class or its plain table.
+DECLARED: Mapping[tuple[str, str], type | Table] = MappingProxyType({
+    ("powers", "power"): Power,
+    ("units", "unit_type"): UnitType,
+    ("units", "counter_mix"): COUNTER_MIX,
+    ("units", "counter_sheet"): CounterSheet,
+    ("kings", "king"): King,
+    ("stratagems", "stratagem"): Stratagem,
+    ("scenarios", "scenario"): Scenario,
+    ("scenarios", "option"): OptionalRule,
+    ("scenarios", "setup"): SetupEntry,
+    ("politics", "diplomacy_row"): DIPLOMACY_ROW,
+    ("politics", "attempt"): ATTEMPT,
+    ("politics", "modifier"): MODIFIER,
+    ("politics", "limit"): LIMIT,
+    ("operations", "cost"): COST,
+    ("operations", "threshold"): THRESHOLD,
+    ("operations", "recruiting"): RECRUITING,
+    ("operations", "treasury"): TREASURY,
+    ("deployment", "deployment"): PowerDeployment,
+})
+#: What each field of each table may hold (shipped files and override files alike), from ``DECLARED``.
+SCHEMA: Mapping[tuple[str, str], Mapping[str, Field]] = MappingProxyType(
+    {key: file_fields(decl) for key, decl in DECLARED.items()})
+#: Tables the builder keeps as they are (no typed access): the schema checks their types.
+_UNTYPED = frozenset({("politics", "attempt"), ("politics", "modifier"), ("politics", "limit")})
 
 
 # --------------------------------------------------------------------------------------------
@@ -502,10 +586,11 @@ _MISSING = object()
 class _Entry:
     """Typed field access on one TOML entry; wrong or missing fields become problems."""
 
-    def __init__(self, where: str, raw: Mapping[str, Any], problems: list[str]) -> None:
+    def __init__(self, where: str, raw: Mapping[str, Any], problems: list[str], view: _MapView | None = None) -> None:
         self.raw = raw
         self.where = f"{where} {raw.get('id', '?')!r}"
         self.problems = problems
+        self.view = view  # the map, for fleets written as adjacent:<land area>
 
     def _bad(self, key: str, want: str) -> None:
         self.problems.append(f"{self.where}: field {key!r} must be {want}, got {self.raw.get(key)!r}")
@@ -557,6 +642,9 @@ class _Entry:
     def table(self, key: str, default: Any = _MISSING) -> Mapping[str, Any]:
         value = self.get(key, dict, "a table", default)
         return value if isinstance(value, dict) else {}
+
+    def frozen_table(self, key: str, default: Any = _MISSING) -> Mapping[str, Any]:
+        return _frozen_map(self.table(key, default))
 
     def provenance(self) -> Mapping[str, str]:
         return _frozen_map(
@@ -650,45 +738,22 @@ def build_game_data(
     prov_index: dict[str, Mapping[str, str]] = {}
 
     def entry(stem: str, table: str, e: Mapping[str, Any]) -> _Entry:
-        en = _Entry(f"{stem}.toml [[{table}]]", e, problems)
+        en = _Entry(f"{stem}.toml [[{table}]]", e, problems, view)
         prov_index[f"{stem}.{table}.{e['id']}"] = en.provenance()
         return en
 
-    powers: dict[str, Power] = {}
-    for e in entries("powers", "power"):
-        en = entry("powers", "power", e)
-        powers[e["id"]] = Power(
-            id=e["id"],
-            name=en.text("name"),
-            group=en.text("group"),
-            counter_background=en.text("counter_background"),
-            counter_text=en.text("counter_text"),
-            display_colour=en.text("display_colour"),
-            display_accent=en.opt_text("display_accent"),
-            faction_at_start=en.text("faction_at_start"),
-            status_at_start=en.text("status_at_start"),
-            home_areas=en.texts("home_areas"),
-            controlled_at_start=en.texts("controlled_at_start"),
-            deployed_by=en.text("deployed_by"),
-            mercenaries_allowed=en.flag("mercenaries_allowed"),
-            fleets_count_double=en.flag("fleets_count_double"),
-            provenance=en.provenance(),
-        )
+    def built(stem: str, table: str, cls: type, id_name: str = "id",
+              then: Callable[[Any], None] | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for e in entries(stem, table):
+            en = entry(stem, table, e)
+            out[e["id"]] = read_declared(cls, en, **{id_name: e["id"]}, provenance=en.provenance())
+            if then is not None:
+                then(out[e["id"]])
+        return out
 
-    unit_types: dict[str, UnitType] = {}
-    for e in entries("units", "unit_type"):
-        en = entry("units", "unit_type", e)
-        unit_types[e["id"]] = UnitType(
-            code=e["id"],
-            name=en.text("name"),
-            domain=en.text("domain"),
-            recruit_cost=en.number("recruit_cost", None),
-            single_purchase_cost=en.number("single_purchase_cost", None),
-            counts_double=en.texts("counts_double", []),
-            double_for_powers=en.texts("double_for_powers", []),
-            only_powers=en.texts("only_powers", []),
-            provenance=en.provenance(),
-        )
+    powers: dict[str, Power] = built("powers", "power", Power)
+    unit_types: dict[str, UnitType] = built("units", "unit_type", UnitType, "code")
 
     counter_limits: dict[str, Mapping[str, int]] = {}
     for e in entries("units", "counter_mix"):
@@ -708,125 +773,22 @@ def build_game_data(
     counter_sheet = None
     for e in entries("units", "counter_sheet"):
         en = entry("units", "counter_sheet", e)
-        counter_sheet = CounterSheet(
-            total=en.integer("total"),
-            track_markers=en.integer("track_markers"),
-            provenance=en.provenance(),
-        )
+        counter_sheet = read_declared(CounterSheet, en, provenance=en.provenance())
 
-    kings: dict[str, King] = {}
-    for e in entries("kings", "king"):
-        en = entry("kings", "king", e)
-        kings[e["id"]] = King(
-            id=e["id"],
-            name=en.text("name"),
-            power=en.text("power"),
-            pool=en.text("pool"),
-            starting=en.flag("starting"),
-            diplomacy=en.integer("diplomacy"),
-            military=en.integer("military"),
-            reign=en.text("reign", ""),
-            provenance=en.provenance(),
-        )
+    kings: dict[str, King] = built("kings", "king", King)
     pools: dict[str, list[str]] = {}
     for king in kings.values():
         if not king.starting:
             pools.setdefault(king.pool, []).append(king.id)
 
-    stratagems: dict[str, Stratagem] = {}
-    for e in entries("stratagems", "stratagem"):
-        en = entry("stratagems", "stratagem", e)
-        stratagems[e["id"]] = Stratagem(
-            id=e["id"],
-            name=en.text("name"),
-            count=en.integer("count"),
-            when=en.texts("when"),
-            drawn_effect=en.flag("drawn_effect"),
-            disposition=en.text("disposition"),
-            summary=en.text("summary"),
-            effects=_frozen_map(en.table("effects", {})),
-            provenance=en.provenance(),
-        )
-
-    scenarios: dict[str, Scenario] = {}
-    for e in entries("scenarios", "scenario"):
-        en = entry("scenarios", "scenario", e)
-        years: list[tuple[int, int]] = []
-        for pair in en.get("turn_years", list, "a list of [first, last] years", []) or []:
-            if (
-                isinstance(pair, list)
-                and len(pair) == 2
-                and all(isinstance(y, int) and not isinstance(y, bool) for y in pair)
-            ):
-                years.append((pair[0], pair[1]))
-            else:
-                problems.append(f"{en.where}: turn_years entry {pair!r} must be [first year, last year]")
-        tp = en.table("starting_tp")
-        scenarios[e["id"]] = Scenario(
-            id=e["id"],
-            name=en.text("name"),
-            game_turns=en.integer("game_turns"),
-            turn_years=tuple(years),
-            setup=en.text("setup"),
-            starting_tp=_frozen_map({k: v for k, v in tp.items() if isinstance(v, int)}),
-            victory=_frozen_map(en.table("victory")),
-            provenance=en.provenance(),
-        )
-
-    options: dict[str, OptionalRule] = {}
-    for e in entries("scenarios", "option"):
-        en = entry("scenarios", "option", e)
-        options[e["id"]] = OptionalRule(
-            id=e["id"],
-            name=en.text("name"),
-            default=en.flag("default"),
-            summary=en.text("summary"),
-            provenance=en.provenance(),
-        )
-
-    setup: dict[str, SetupEntry] = {}
-    for e in entries("scenarios", "setup"):
-        en = entry("scenarios", "setup", e)
-        setup[e["id"]] = SetupEntry(
-            power=e["id"],
-            side=en.text("side"),
-            deployed_by=en.text("deployed_by"),
-            order=en.integer("order"),
-            controls=en.texts("controls"),
-            land_areas=en.texts("land_areas"),
-            must_occupy=en.texts("must_occupy"),
-            king_areas=en.texts("king_areas", []),
-            fleet_coasts=en.texts("fleet_coasts", []),
-            units=_frozen_map(_unit_counts(en, "units", UNIT_CODES)),
-            marker=en.opt_text("marker"),
-            face_down=en.flag("face_down", False),
-            provenance=en.provenance(),
-        )
+    stratagems: dict[str, Stratagem] = built("stratagems", "stratagem", Stratagem)
+    scenarios: dict[str, Scenario] = built("scenarios", "scenario", Scenario)
+    options: dict[str, OptionalRule] = built("scenarios", "option", OptionalRule)
+    setup: dict[str, SetupEntry] = built("scenarios", "setup", SetupEntry, "power")
 
     per_scenario: dict[str, dict[str, PowerDeployment]] = {}
-    for e in entries("deployment", "deployment"):
-        en = entry("deployment", "deployment", e)
-        land: dict[str, tuple[str, ...]] = {}
-        for area, codes in en.table("land").items():
-            if isinstance(codes, list) and all(isinstance(c, str) for c in codes):
-                land[area] = tuple(codes)
-            else:
-                problems.append(f"{en.where}: land.{area} must be a list of unit codes")
-        fleets: list[FleetPlacement] = []
-        for f in en.get("fleets", list, "a list of { sea = ... } tables", []) or []:
-            if not isinstance(f, dict) or not isinstance(f.get("sea"), str):
-                problems.append(f"{en.where}: fleet {f!r} needs sea = \"<sea id>\" or \"adjacent:<land id>\"")
-                continue
-            prefer = f.get("prefer") if isinstance(f.get("prefer"), str) else None
-            fleets.append(FleetPlacement(f["sea"], prefer, resolve_fleet_sea(f["sea"], prefer, view)))
-        dep = PowerDeployment(
-            id=e["id"],
-            power=en.text("power"),
-            scenarios=en.texts("scenarios"),
-            land=_frozen_map(land),
-            fleets=tuple(fleets),
-            provenance=en.provenance(),
-        )
+
+    def place(dep: PowerDeployment) -> None:
         for sc in dep.scenarios:
             bucket = per_scenario.setdefault(sc, {})
             if dep.power in bucket:
@@ -835,6 +797,8 @@ def build_game_data(
                     f"({bucket[dep.power].id!r} and {dep.id!r})"
                 )
             bucket[dep.power] = dep
+
+    built("deployment", "deployment", PowerDeployment, then=place)
     deployments = {
         sc: Deployment(sc, _frozen_map(powers_)) for sc, powers_ in per_scenario.items()
     }
@@ -1205,15 +1169,16 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
         at = data.politics.attempts.get(at_id)
         if at is None:
             p.append(f"politics.toml: attempt {at_id!r} missing (7.1-7.3)")
-        elif at.get("column") not in DIPLOMACY_COLUMNS:
+        elif not (isinstance(at.get("column"), str) and at["column"] in DIPLOMACY_COLUMNS):
             p.append(f"politics.toml attempt {at_id!r}: column {at.get('column')!r} is not a table column")
     for mod_id in ("king_diplomacy", "pope", "treasury_point", "territorial_concession"):
         if mod_id not in data.politics.modifiers:
             p.append(f"politics.toml: modifier {mod_id!r} missing")
     conc = data.politics.modifiers.get("territorial_concession")
-    if conc is not None and conc.get("option") not in data.options:
+    # a wrong type there is already a problem of the schema; it must not stop the checks (a list is unhashable)
+    if conc is not None and not (isinstance(conc.get("option"), str) and conc["option"] in data.options):
         p.append("politics.toml modifier 'territorial_concession': option is not in scenarios.toml")
-    if conc is not None and conc.get("only_target") not in data.powers:
+    if conc is not None and not (isinstance(conc.get("only_target"), str) and conc["only_target"] in data.powers):
         p.append("politics.toml modifier 'territorial_concession': only_target is not a power")
 
     # --- operations

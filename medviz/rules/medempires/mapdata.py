@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from medviz.engine.errors import DataError, UnknownReference
 from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, Field, check_provenance, load_toml, merge_by_id, table_problems
+from medviz.rules.schema import Spec, declared, file_fields, specs
 
 __all__ = ["AREA_FIELDS", "Area", "GameMap", "MAP_TABLES", "STRAIT_FIELDS", "Strait", "MAP_FILE", "load_map",
            "validate_map", "sea_path_length"]
@@ -25,18 +26,21 @@ __all__ = ["AREA_FIELDS", "Area", "GameMap", "MAP_TABLES", "STRAIT_FIELDS", "Str
 MAP_FILE = Path(__file__).resolve().parent / "data" / "map.toml"
 KINDS = ("land", "sea")
 
-#: What each field of a map entry may hold (shipped file and override files alike).
-AREA_FIELDS: Mapping[str, Field] = MappingProxyType({
-    "name": Field("text"), "label": Field("text"), "kind": Field("text", choices=KINDS),
-    "city": Field("text", empty=True), "city_lon": Field("number", -180, 180, why="a longitude"),
-    "city_lat": Field("number", -90, 90, why="a latitude"),
-    "ports": Field("texts", hi=64), "coasts": Field("texts", hi=64), "neighbours": Field("texts", hi=64),
-    "port_note": Field("text"),
-})
-STRAIT_FIELDS: Mapping[str, Field] = MappingProxyType({
-    "name": Field("text"), "between": Field("texts", lo=2, hi=2),
-})
-MAP_TABLES: Mapping[str, Mapping[str, Field]] = MappingProxyType({"area": AREA_FIELDS, "strait": STRAIT_FIELDS})
+_AREA_IDS = Field("texts", hi=64)
+
+
+def _name_or_id(entry: Mapping[str, Any], spec: Spec) -> str:
+    return str(entry.get(spec.key, entry["id"]))
+
+
+def _city(entry: Mapping[str, Any], spec: Spec) -> str | None:
+    return str(entry[spec.key]) if entry.get(spec.key) else None
+
+
+def _city_point(entry: Mapping[str, Any], spec: Spec) -> tuple[float, float] | None:
+    if "city_lon" in entry and "city_lat" in entry:
+        return (float(entry["city_lon"]), float(entry["city_lat"]))
+    return None
 
 #: The 47 land areas of the game (rules 3.x and the gazetteer); their ids are fixed.
 LAND_IDS = frozenset(
@@ -61,13 +65,25 @@ class Area:
     """One land or sea area of the map."""
 
     id: str
-    name: str
-    kind: str  # "land" | "sea"
-    city: str | None = None
-    city_point: tuple[float, float] | None = None  # (lon, lat)
-    ports: frozenset[str] = frozenset()  # sea areas on whose coast the city lies (11.1)
-    coasts: frozenset[str] = frozenset()  # land: seas it borders; sea: land areas it borders
-    neighbours: frozenset[str] = frozenset()  # land: by land; sea: adjacent seas
+    name: str = field(metadata=declared(Field("text"), "the area's name (default: its id)", absent=None,
+                                        read=_name_or_id))
+    kind: str = field(metadata=declared(Field("text", choices=KINDS), "land or sea", absent=""))
+    city: str | None = field(default=None, metadata=declared(
+        Field("text", empty=True), "its city, if it has one (5.2, 6.1, 11.1)", absent=None, read=_city))
+    city_point: tuple[float, float] | None = field(default=None, metadata=declared(
+        Field("number", -180, 180, why="a longitude"), "where the city is drawn (give both city_lon and city_lat)",
+        key="city_lon", absent=None, read=_city_point,
+        also={"city_lat": Field("number", -90, 90, why="a latitude")}))
+    ports: frozenset[str] = field(default=frozenset(), metadata=declared(
+        _AREA_IDS, "sea areas on whose coast the city lies (11.1)", absent=frozenset()))
+    coasts: frozenset[str] = field(default=frozenset(), metadata=declared(
+        _AREA_IDS, "land: the seas it borders; sea: the land areas it borders", absent=frozenset()))
+    neighbours: frozenset[str] = field(default=frozenset(), metadata=declared(
+        _AREA_IDS, "land: its neighbours by land; sea: the adjacent seas", absent=frozenset()))
+    label: str | None = field(default=None, metadata=declared(
+        Field("text"), "a shorter name where the map is crowded", absent=None))
+    port_note: str | None = field(default=None, metadata=declared(
+        Field("text"), "why its port touches the seas it does", absent=None))
     provenance: str = ""
 
     @property
@@ -81,8 +97,9 @@ class Strait:
     """Two land areas across water that land units cross only by fleet (10.1)."""
 
     id: str
-    between: tuple[str, str]
-    name: str = ""
+    between: tuple[str, str] = field(metadata=declared(Field("texts", lo=2, hi=2), "the two land areas it joins",
+                                                       absent=()))
+    name: str = field(default="", metadata=declared(Field("text"), "the strait's name", absent=""))
     provenance: str = ""
 
 
@@ -129,22 +146,34 @@ class GameMap:
         return None
 
 
+#: What each field of a map entry may hold (shipped file and override files alike), from the classes.
+AREA_FIELDS: Mapping[str, Field] = MappingProxyType(file_fields(Area))
+STRAIT_FIELDS: Mapping[str, Field] = MappingProxyType(file_fields(Strait))
+MAP_TABLES: Mapping[str, Mapping[str, Field]] = MappingProxyType({"area": AREA_FIELDS, "strait": STRAIT_FIELDS})
+
+
+def _plain(cls: type, entry: Mapping[str, Any], **given: Any) -> Any:
+    """Build ``cls`` from an entry already checked against its schema: each declared attribute by its kind."""
+    values = dict(given)
+    for name, spec in specs(cls):
+        if spec.read is not None:
+            values[name] = spec.read(entry, spec)
+        elif spec.key not in entry:
+            values[name] = spec.absent
+        elif spec.field.kind == "texts":
+            values[name] = type(spec.absent)(entry[spec.key])  # frozenset or tuple, as declared
+        else:
+            values[name] = str(entry[spec.key])
+    return cls(**values)
+
+
 def _area_from(entry: Mapping[str, Any]) -> Area:
-    point = None
-    if "city_lon" in entry and "city_lat" in entry:
-        point = (float(entry["city_lon"]), float(entry["city_lat"]))
     prov = next((str(entry[k]) for k in ("rule", "reconstructed", "ruling", "source") if entry.get(k)), "")
-    return Area(
-        id=str(entry["id"]),
-        name=str(entry.get("name", entry["id"])),
-        kind=str(entry.get("kind", "")),
-        city=str(entry["city"]) if entry.get("city") else None,
-        city_point=point,
-        ports=frozenset(entry.get("ports", [])),
-        coasts=frozenset(entry.get("coasts", [])),
-        neighbours=frozenset(entry.get("neighbours", [])),
-        provenance=prov,
-    )
+    return _plain(Area, entry, id=str(entry["id"]), provenance=prov)  # type: ignore[no-any-return]
+
+
+#: The map's lists of area ids (each must be a list of ids before the classes are built).
+_LIST_KEYS = tuple(spec.key for _name, spec in specs(Area) if spec.field.kind == "texts")
 
 
 def _shape_problems(entries: Iterable[Mapping[str, Any]], where: str) -> list[str]:
@@ -154,7 +183,7 @@ def _shape_problems(entries: Iterable[Mapping[str, Any]], where: str) -> list[st
         name = e.get("id", f"#{i}")
         if not isinstance(e.get("id"), str):
             problems.append(f"{where}: entry #{i} has no string 'id'")
-        for key in ("ports", "coasts", "neighbours"):
+        for key in _LIST_KEYS:
             v = e.get(key, [])
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 problems.append(f"{where}: area {name!r}: {key} must be a list of area ids")
@@ -209,8 +238,7 @@ def load_map(override: str | Path | Mapping[str, Any] | None = None, *, origin: 
         raise DataError(problems, source=source)
     areas = {e["id"]: _area_from(e) for e in areas_raw}
     straits = tuple(
-        Strait(id=str(s["id"]), between=tuple(s.get("between", ())),
-               name=str(s.get("name", "")), provenance=str(s.get("rule") or s.get("reconstructed") or ""))
+        _plain(Strait, s, id=str(s["id"]), provenance=str(s.get("rule") or s.get("reconstructed") or ""))
         for s in straits_raw
     )
     game_map = GameMap(areas=MappingProxyType(areas), straits=straits, source=source)
