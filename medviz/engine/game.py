@@ -444,7 +444,7 @@ class Context:
         items = tuple(sorted(pool))
         source = None
         if draw_id in self.spec.entered:
-            natural = self.spec.entered[draw_id]
+            natural = str(self.spec.entered[draw_id])
             if natural not in items:
                 raise MalformedInput(f"entered draw {draw_id}: {natural!r} is not in the pool "
                                      f"({', '.join(sorted(set(items)))})")
