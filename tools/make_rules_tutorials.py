@@ -1,0 +1,234 @@
+"""Write the rules tutorials of Mediterranean Empires (notebooks/tutorials/), outputs empty.
+
+Run: .venv/bin/python tools/make_rules_tutorials.py [NAME ...]   (default: all of them; the
+notebooks are committed, this keeps their source reviewable as code). Each is a 10-20 minute
+lesson in our own words with rule numbers, built on the real engine; every code cell runs top to
+bottom under nbval and asserts what it shows; each lesson ends with exercises that check
+themselves (``medviz.apps.odds_chart.Quiz``, ``medviz.apps.quiz.ChoiceQuiz``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import nbformat as nbf
+from nbwrite import NOTEBOOKS, write_notebook
+
+md, code = nbf.v4.new_markdown_cell, nbf.v4.new_code_cell
+
+
+# ------------------------------------------------------------------------------------------------
+# A battle, step by step (10.3)
+# ------------------------------------------------------------------------------------------------
+def battle() -> list[Any]:
+    """Cells of tutorials/battle-step-by-step: avoid, initiative, table, results; explorer; one die; quizzes."""
+    return [
+        md("""# A battle, step by step — *Mediterranean Empires*, rule 10.3
+
+*A lesson of about 15 minutes. Run the cells from top to bottom (Run → Run All Cells).*
+
+In *Mediterranean Empires* (S&T 330) a battle is not one roll but a short procedure. When a force that
+is carrying out an action shares an area with enemy units, its player may spend OPs to attack **all** of
+them (10.3, 10.3.1). Then, in our own words:
+
+1. **Avoid?** The side attacked may try to slip away (10.3.1): one die, plus its King's military value,
+   minus one if the attackers are raiders only. A 6 or better and it avoids the whole attack; exactly 5
+   and it avoids everything but raiders. Anything less and the battle is fought.
+2. **Initiative** (10.3.2 step 2): both sides secretly decide how many military-advantage or ambush
+   markers to spend, then both roll a die, add their King's value and one per marker. The higher total
+   wins the initiative; **a tie goes to the defender**.
+3. **The table** (step 3): the side with the initiative chooses the **Field** table or the **Raid**
+   table. Field armies and mercenaries count double on the Field table, raiders on the Raid table — so
+   the choice decides how strong the attack is counted. Fleets fight only on the Field/Naval table (11.3).
+4. **One die on the table** (steps 4–6): the attacker counts its units (Kings are not units; doubles as
+   the table says; more than 10 reads the 8–10 column), rolls one die and modifies it: + its King, −
+   the defender's King, +1 if it has mercenaries, −1 if the defender has, and one stratagem marker each.
+5. **The result**: **CA** counterattack (each side loses a unit and the side attacked may strike back on
+   the same table), **NE** no effect, **BB** bloodbath (both lose, the defender as many as the attacker),
+   **DV** decisive victory (the defender loses up to the attacking count, the attacker one unit), **DV+S**
+   (the defender is wiped out and the attacker may draw a stratagem marker).
+
+medviz plays every one of these steps with the rule code of the full game, records each die as an event
+with an id that says what it is for, and can compute the odds of a whole battle **exactly**."""),
+        code(r'''from fractions import Fraction
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps import DiceLab
+from medviz.apps.odds_chart import OddsExplorer, Quiz, distribution_figure, percent, side_by_side_figure
+from medviz.apps.quiz import ChoiceQuiz
+from medviz.engine import diff, play
+from medviz.engine.dice import distribution
+from medviz.rules.medempires import combat
+from medviz.rules.medempires.odds import Doctrine, battle_odds, table_roll_odds
+from medviz.rules.medempires.ruleset import RULESET, new_battle
+
+one_die = distribution("1d6")  # each face 1/6
+assert sum(one_die.values()) == 1'''),
+        md("""## Step 1 — trying to avoid combat (10.3.1)
+
+The defender rolls one die. The table below lists, for each modifier, the chance of each outcome.
+A King with military value 2 makes escape much likelier; an attack by raiders alone (−1) makes it harder."""),
+        code(r'''def avoid_odds(modifier: int) -> dict[str, Fraction]:
+    out = {"fought": Fraction(0), "avoids all but raiders": Fraction(0), "avoids everything": Fraction(0)}
+    names = {"fails": "fought", "raiders-only": "avoids all but raiders", "all": "avoids everything"}
+    for face, p in one_die.items():
+        out[names[combat.avoid_result(face + modifier)]] += p
+    return out
+
+avoid = pd.DataFrame({f"modifier {m:+d}": {k: percent(v) for k, v in avoid_odds(m).items()} for m in (-1, 0, 1, 2)})
+assert avoid_odds(0)["avoids everything"] == Fraction(1, 6) and avoid_odds(2)["fought"] == Fraction(1, 3)
+avoid'''),
+        md("""## Step 2 — the initiative (10.3.2 step 2)
+
+Both sides roll; each adds its King and the markers it spends. Ties go to the defender, so with nothing
+added the attacker wins the initiative only when its die is strictly higher: 15 of the 36 pairs."""),
+        code(r'''def attacker_initiative(attacker_bonus: int, defender_bonus: int) -> Fraction:
+    return sum((pa * pd for a, pa in one_die.items() for d, pd in one_die.items()
+                if a + attacker_bonus > d + defender_bonus), Fraction(0))
+
+initiative = pd.DataFrame({f"defender +{d}": {f"attacker +{a}": percent(attacker_initiative(a, d)) for a in range(4)}
+                           for d in range(4)})
+assert attacker_initiative(0, 0) == Fraction(15, 36)
+initiative'''),
+        md("""## Step 3 — Field or Raid? (10.3.2 steps 3–4)
+
+The same force counts differently on the two tables. Aragon's 2 field armies, 1 levy and 1 mercenary
+count 4 + 1 + 2 = **7** on the Field table but only **4** on the Raid table; 3 raiders count 6 on the Raid
+table and 3 on the Field table. Below, one roll of the attacker's die on each table for the same force,
+with a +1 modifier."""),
+        code(r'''aragon = {("aragon", "FA"): 2, ("aragon", "L"): 1, ("aragon", "M"): 1}
+counts = {t: combat.table_count(aragon, t) for t in ("field", "raid")}
+assert counts == {"field": 7, "raid": 4}
+side_by_side_figure({f"Field table, {counts['field']} units": table_roll_odds("field", counts["field"], 1),
+                     f"Raid table, {counts['raid']} units": table_roll_odds("raid", counts["raid"], 1)},
+                    title="One attacker's roll (+1), by table", height=300)'''),
+        md("""The Field table is bloodier: with this force it gives a decisive victory (DV or DV+S) on half the
+faces, where the Raid table gives one on a third. That is why the side with the initiative matters: a
+defender that wins it may push the attacker onto the table that suits the defence.
+
+## Step 4 — the whole battle, exactly
+
+A battle can go on: a CA lets the side struck back, an NE lets the attacker attack again while it has OPs.
+medviz runs the real rule code over **every** face of every die and adds up the chances — no sampling.
+Both sides follow stated choices (a *doctrine*: spend markers, counterattack, take losses cheapest first).
+
+Choose the forces and the choices below; the chart is redrawn with the exact odds."""),
+        code(r'''def force(power: str, fa: int, levies: int, mercs: int, raiders: int, king: int, markers: int) -> str:
+    items = [f"{n}{code}" for n, code in ((fa, "FA"), (levies, "L"), (mercs, "M"), (raiders, "R"), (markers, "MA")) if n]
+    return f"{power}:{','.join(items + ([f'K{king}'] if king else []))}"
+
+def battle_distribution(a_fa, a_l, a_m, a_r, a_king, a_ma, d_fa, d_l, d_king, avoid, table):
+    spec = {"attacker": force("aragon", a_fa, a_l, a_m, a_r, a_king, a_ma),
+            "defender": force("anjou", d_fa, d_l, 0, 0, d_king, 0)}
+    odds = battle_odds(new_battle(spec), Doctrine(avoid=avoid, table=table))
+    fought_both_stand = odds.both_stand - odds.avoided
+    return {"avoided": odds.avoided, "both stand": fought_both_stand, "Aragon wins": odds.attacker_wins,
+            "Anjou wins": odds.defender_wins, "both destroyed": odds.both_destroyed}
+
+slider = lambda text, lo, hi, v: w.IntSlider(value=v, min=lo, max=hi, description=text, style={"description_width": "130px"})
+explorer = OddsExplorer({
+    "a_fa": slider("Aragon field armies", 0, 4, 2), "a_l": slider("Aragon levies", 0, 4, 1),
+    "a_m": slider("Aragon mercenaries", 0, 2, 1), "a_r": slider("Aragon raiders", 0, 3, 0),
+    "a_king": slider("Peter III (value)", 0, 3, 2), "a_ma": slider("Aragon mil. advantage", 0, 1, 0),
+    "d_fa": slider("Anjou field armies", 0, 4, 3), "d_l": slider("Anjou levies", 0, 4, 2),
+    "d_king": slider("Charles I (value)", 0, 3, 1),
+    "avoid": w.Checkbox(value=False, description="Anjou tries to avoid"),
+    "table": w.Dropdown(options=["best", "field", "raid"], value="best", description="table chosen"),
+}, battle_distribution, describe=lambda **v: "Exact outcome of the battle")
+assert sum(explorer.current.values()) == 1 and explorer.current["Aragon wins"] == Fraction(31, 72)
+explorer'''),
+        md("""Try it: let Charles try to avoid (tick the box) and watch the "avoided" bar grow with his King's value.
+Take away Aragon's mercenary: the +1 on every table roll goes, and so does a unit that counts double on
+the Field table — Aragon's chance of destroying the Angevins falls from 31/72 (43%) to 19/72 (26%).
+Trying to avoid halves it instead: Charles escapes half the time, and when he stays the odds are as before."""),
+        code(r'''with_avoid = explorer.set(avoid=True)
+no_mercs = explorer.set(avoid=False, a_m=0)
+# Charles (value 1): a die of 4 makes a modified 5, which escapes all but raiders (Aragon has none); 5 or 6 escapes all.
+assert with_avoid["avoided"] == Fraction(1, 2)
+assert with_avoid["Aragon wins"] == Fraction(31, 144)
+assert no_mercs["Aragon wins"] == Fraction(19, 72) and explorer.set(a_m=1)["Aragon wins"] == Fraction(31, 72)
+{"avoided, Charles trying": percent(with_avoid["avoided"]), "Aragon wins without mercenaries": percent(no_mercs["Aragon wins"])}'''),
+        md("""## One battle, one die changed
+
+Now a single battle, played by the engine with the same doctrine on both sides. Every die has an id that
+says what it is for (`battle-1/combat-1/initiative/defender`), and the log tells the story step by step."""),
+        code(r'''forces = {"attacker": "aragon:2FA,1L,1M,K2", "defender": "anjou:3FA,2L,K1"}
+fought = play(RULESET, "battle", forces, seed=3, players={"attacker": Doctrine(), "defender": Doctrine()})
+for e in fought:
+    if e.kind in ("roll", "decision", "report") and not (e.kind == "decision" and e.legal_options == 1):
+        print(f"[{e.seq:2}] {fought.describe(e)}")
+assert fought.outcome["results"] == ["DV+S"]'''),
+        md("""Charles won the initiative, 7 against 5, and chose the Raid table, where Aragon's field
+armies count single. Aragon still rolled a 6 (+2 for Peter III) and wiped the Angevins out. **What if the
+defender's initiative die had been a 1 instead of a 6?** We change that one die and nothing else: the
+branch re-runs from the last snapshot before it, and every other die keeps its value."""),
+        code(r'''die = "battle-1/combat-1/initiative/defender"
+branch = fought.branch(die, 1)
+print(diff(fought, branch).summary(fought.describe))
+print()
+for e in branch.events_in():
+    if e.kind == "decision" and e.decision.endswith("/table"):
+        print("In the branch:", branch.describe(e))
+assert branch.roll(die).value == 1 and branch.outcome["winner"] == "attacker"'''),
+        md("""With the initiative, Peter III picks the Field table, where his army counts 7 instead of 4 (and the result is
+the same DV+S: a 6 +2 is the best row of either table). The Dice Lab
+below lets you click any die of this battle and try another face (the forces table updates)."""),
+        code(r'''lab = DiceLab(fought)
+lab'''),
+        md("""## Exercises
+
+Each answer is checked when you press *Check* (or Enter); a wrong answer says why."""),
+        code(r'''q1 = Quiz("Aragon attacks with 3 field armies and 2 levies. How many units does it count on the Field table?",
+          combat.table_count({("aragon", "FA"): 3, ("aragon", "L"): 2}, "field"), unit="number",
+          explain="Field armies count double on the Field table (its note, 10.3.2 step 4): 3×2 + 2 = 8, the 8–10 column.",
+          hint="Which units count twice on the Field table?")
+q2 = Quiz("No King, no markers: what is the probability that the attacker wins the initiative?",
+          attacker_initiative(0, 0),
+          explain="The attacker needs a strictly higher die: 15 of the 36 pairs (ties go to the defender).",
+          hint="Count the pairs of dice in which the attacker's is strictly higher — and remember who wins ties.")
+q3 = ChoiceQuiz("Both initiative rolls come to 4. Who chooses between the Field and the Raid table?",
+                ["the attacker", "the defender", "they roll again"], "the defender",
+                explain="10.3.2 steps 2–3: the defender wins every tie, and the side with the initiative picks the table.",
+                why_not={"the attacker": "The attacker chooses only with a strictly higher total.",
+                         "they roll again": "Nobody re-rolls: ties are settled in the defender's favour."})
+q4 = Quiz("Charles I (military value 1) tries to avoid combat. Probability that his modified roll reaches 6, so that he escapes even raiders?",
+          avoid_odds(1)["avoids everything"],
+          explain="He needs a modified 6: a 5 or a 6 on the die (5+1, 6+1), so 2/6 = 1/3.",
+          hint="Add his King's value to the die; which faces then reach 6?")
+assert q1.is_right("8") and not q1.is_right("5")
+assert q2.is_right("15/36") and q2.is_right("41.7%") and not q2.is_right("1/2")
+assert q3.is_right("the defender") and not q3.is_right("the attacker")
+assert q4.is_right("1/3") and not q4.is_right("1/6")
+w.VBox([q1, q2, q3, q4])'''),
+        md("""## What to remember
+
+- A battle is a procedure: **avoid → initiative → table → one die → result**, and a CA or NE can start the
+  next round (10.3.1, 10.3.2).
+- The defender wins ties at the initiative; the initiative decides the table, and the table decides how
+  the attacking force is counted.
+- Kings, mercenaries and stratagem markers are die-roll modifiers; a King also adds to avoiding combat.
+- Every die in medviz has an id that says what it is for: change one and only that one changes.
+
+Next: *Moving armies and fleets* (10.0–11.4) — how a force gets into the area where it fights."""),
+    ]
+
+
+NOTEBOOKS_HERE: dict[str, tuple[str, Callable[[], list[Any]]]] = {
+    "battle-step-by-step": ("rt-battle", battle),
+}
+
+
+def main(names: list[str]) -> None:
+    """Write the tutorials named (all when none) into notebooks/tutorials/."""
+    (NOTEBOOKS / "tutorials").mkdir(exist_ok=True)
+    for name in names or list(NOTEBOOKS_HERE):
+        prefix, cells = NOTEBOOKS_HERE[name]
+        write_notebook(cells(), f"tutorials/{name}", prefix)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
