@@ -216,9 +216,208 @@ w.VBox([q1, q2, q3, q4])'''),
 Next: *Moving armies and fleets* (10.0–11.4) — how a force gets into the area where it fights."""),
     ]
 
+# ------------------------------------------------------------------------------------------------
+# Money and men (6.x)
+# ------------------------------------------------------------------------------------------------
+def money() -> list[Any]:
+    """Cells of tutorials/money-and-men: treasury, the 10-TP cap (6.1's example), recruitment and placement."""
+    return [
+        md("""# Money and men — *Mediterranean Empires*, rules 6.0–6.2
+
+*A lesson of about 15 minutes. Run the cells from top to bottom (Run → Run All Cells).*
+
+Armies cost money. Once a turn, in the **Joint Recruitment Phase** (5.1), both players collect treasury
+points (TP) and spend them on new units. In our own words:
+
+- **Who keeps the purse** (6.0): Player A keeps one treasury for France, Anjou and all of their allies;
+  Player B one for Aragon and its allies. Allies never have a treasury of their own.
+- **Income** (6.1): one TP for every city in a land area the side controls totally (its allies' areas
+  count too); for each city held by a *vassal*, a die: 1–4 gives one TP; and the Gold and Trade
+  Concession stratagem markers.
+- **The cap** (6.1): a treasury never holds more than **10 TP**. Whatever would take it higher is lost,
+  whenever it comes — at collection or from a stratagem. Unspent TP carry over to the next turn.
+- **Recruiting** (6.2): a field army, a mercenary or a raider costs 1 TP, a fleet 2, a levy ½ — but a
+  levy bought alone still costs a whole TP. The counters in the box are the limit.
+- **Placing** (6.2): a new land unit goes into an area the side controls totally, at most three new
+  units per area; an ally's unit (at most one per ally whose home area the side controls) only where
+  there is a city; a fleet into a sea next to a totally controlled land area with a city.
+
+We follow a real game: the 1282 scenario played by medviz's *historical* players, seed 0."""),
+        code(r'''from fractions import Fraction
+from math import ceil
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps.odds_chart import Quiz, distribution_figure, percent
+from medviz.apps.quiz import ChoiceQuiz
+from medviz.engine import play
+from medviz.engine.dice import distribution
+from medviz.engine.policy import parse_policy
+from medviz.rules.medempires.ruleset import RULESET
+
+game = play(RULESET, "vespers-1282", {}, seed=0,
+            players={side: parse_policy("historical", RULESET.policies) for side in ("A", "B")})
+rules = game.final_state.data.operations  # the game's own cost and cap data (operations.toml, rule 6.x)
+CAP = rules.treasury["tp_cap"]
+assert CAP == 10 and rules.recruiting["F"] == 2 and rules.recruiting["L"] == 0.5 and rules.single_levy_cost == 1
+treasury = [e for e in game.events if e.kind == "change" and e.change == "treasury" and e.turn == 1]
+for e in treasury:
+    print(f"[{e.seq}] {game.describe(e)}")'''),
+        md("""Read the first line of turn 1's collection: France and Anjou had 6 TP, took 7 from their cities and 1 from
+a Gold marker — 14 — and kept **10**: four TP were lost to the cap. Aragon, with 4 TP and 9 cities, lost
+three. Then the players take turns buying, one purchase at a time, and every purchase shows up as a
+payment.
+
+## Where the money comes from
+
+The cities a side totally controls when the treasury is collected:"""),
+        code(r'''collection = next(e for e in treasury if e.data.get("why") == "collection (6.1)")
+before = game.state_at(collection.seq - 1)  # the state just before the first collection of turn 1
+cities = {side: sorted(before.map.areas[a].city for a, c in before.ctl.items() if c == side and before.map.areas[a].city)
+          for side in ("A", "B")}
+assert len(cities["B"]) == before.city_count("B") == 9 and before.tp == {"A": 6, "B": 4}
+pd.DataFrame({"side": ["Player A (France and Anjou)", "Player B (Aragon)"],
+              "TP held": [before.tp["A"], before.tp["B"]],
+              "cities": [", ".join(cities["A"]), ", ".join(cities["B"])]})'''),
+        md("""## The cap of 10 (6.1)
+
+The rule's own example: a player has 9 TP left from the last turn; however rich the collection, only
+**one** TP can be added. The sum is simple — and we can check it against every collection the engine made
+in this whole game."""),
+        code(r'''def after_collection(held: int, gained: int) -> int:
+    """6.1: what the treasury holds after adding ``gained`` to ``held`` (the excess is lost)."""
+    return min(held + gained, CAP)
+
+checked = 0
+for e in game.events:
+    if e.kind == "change" and e.change == "treasury" and e.data.get("why") == "collection (6.1)":
+        d = e.data
+        held = game.state_at(e.seq - 1).tp[d["side"]]
+        gained = max(0, d["cities"] + d["vassals"] + d["gold"] + d["trade"] + d["piracy"])
+        assert after_collection(held, gained) == d["tp"] and held + gained - d["tp"] == d["forfeited"]
+        checked += 1
+assert after_collection(9, 7) == 10  # the rule's example: from 9, one TP can be added
+print(f"{checked} collections in this game follow the rule; from 9 TP a collection of 7 leaves {after_collection(9, 7)}.")'''),
+        md("""Because of the cap, money saved is money at risk: a side sitting on 8 TP gains at most 2 next turn. It pays
+to spend before the next collection.
+
+## Vassals: a die per city (6.1)
+
+A vassal's cities pay only on a roll of 1–4. The number of TP from a vassal with several cities is the sum
+of such dice; its exact distribution:"""),
+        code(r'''pays = sum(p for face, p in distribution("1d6").items() if face <= 4)  # 2/3
+
+def vassal_income(cities: int) -> dict[str, Fraction]:
+    dist = {0: Fraction(1)}
+    for _ in range(cities):
+        nxt: dict[int, Fraction] = {}
+        for tp, p in dist.items():
+            nxt[tp + 1] = nxt.get(tp + 1, Fraction(0)) + p * pays
+            nxt[tp] = nxt.get(tp, Fraction(0)) + p * (1 - pays)
+        dist = nxt
+    return {f"{tp} TP": dist[tp] for tp in sorted(dist)}
+
+assert pays == Fraction(2, 3) and vassal_income(2)["0 TP"] == Fraction(1, 9)
+distribution_figure(vassal_income(3), title="TP from a vassal with 3 cities (6.1)", height=320)'''),
+        md("""## Spending: what turn 1's purchases cost (6.2)
+
+Each purchase below is a decision the engine offered among the legal ones only (a unit with no counter left,
+or one the treasury cannot pay, is not offered). `2L` is two levies bought together for ½ TP each."""),
+        code(r'''def price(code: str) -> float:
+    """6.2: the cost of one purchase (``FA``, ``L`` alone, ``2L`` two levies, ``F``...)."""
+    return 2 * rules.recruiting["L"] if code == "2L" else rules.single_levy_cost if code == "L" else rules.recruiting[code]
+
+buys = [e for e in game.decisions() if e.turn == 1 and "/recruit/" in e.decision and "/pick-" in e.decision
+        and not e.decision.endswith("/area") and e.choice != "done"]
+rows = [{"side": e.actor, "bought": e.choice, "cost (TP)": price(e.choice.split(":")[1])} for e in buys]
+spent = {side: sum(r["cost (TP)"] for r in rows if r["side"] == side) for side in ("A", "B")}
+after = game.state_at(next(e.seq for e in game.events if e.turn == 1 and e.phase != "recruitment" and e.seq > buys[-1].seq))
+assert {side: CAP - spent[side] for side in ("A", "B")} == after.tp  # both started buying with 10 TP
+pd.DataFrame(rows)'''),
+        md("""Both sides spent down from 10: Aragon to 4 TP, France and Anjou to 1.
+
+## Placing (6.2)
+
+Where may a new unit go? The engine asked the buyer and offered only the legal areas. Look at Player A's
+purchase at pick 10: the County of Toulouse, where three new units already stood, is no longer offered — the
+limit of three per area (6.2)."""),
+        code(r'''placements = {e.decision: e for e in game.decisions() if e.turn == 1 and e.decision.endswith("/area")}
+names = game.final_state.map.areas
+for key in ("GT1/recruit/A/pick-2/area", "GT1/recruit/A/pick-10/area", "GT1/recruit/B/pick-9/area"):
+    e = placements[key]
+    print(f"{key}: chose {names[e.choice].name}; offered {', '.join(names[o].name for o in e.options)}")
+assert "county_of_toulouse" in placements["GT1/recruit/A/pick-2/area"].options
+assert "county_of_toulouse" not in placements["GT1/recruit/A/pick-10/area"].options
+assert all(names[o].kind == "sea" for o in placements["GT1/recruit/B/pick-9/area"].options)'''),
+        md("""## Plan a purchase
+
+You hold the TP below. Choose what to buy; the tutorial prices the plan by rule 6.2 (levies paired at ½ TP,
+a levy left over at 1 TP) and says whether the treasury can pay and what is left for next turn."""),
+        code(r'''def plan_cost(fa: int = 0, levies: int = 0, mercs: int = 0, raiders: int = 0, fleets: int = 0) -> float:
+    """6.2: the cheapest way to pay for a plan (two levies at a time where possible)."""
+    return (fa * price("FA") + mercs * price("M") + raiders * price("R") + fleets * price("F")
+            + (levies // 2) * price("2L") + (levies % 2) * price("L"))
+
+def plan_words(budget: int, **plan: int) -> str:
+    cost = plan_cost(**plan)
+    if cost > budget:
+        return f"<b style='color:#b8322a'>Costs {cost:g} TP: {cost - budget:g} more than the {budget} TP you hold (6.2).</b>"
+    return f"<b style='color:#3c8d5a'>Costs {cost:g} TP; {budget - cost:g} TP left, carried over (6.1).</b>"
+
+spin = lambda text, v=0: w.BoundedIntText(value=v, min=0, max=8, description=text, layout=w.Layout(width="210px"))
+planner = {"budget": w.IntSlider(value=10, min=0, max=CAP, description="TP held"),
+           "fa": spin("field armies", 1), "levies": spin("levies", 3), "mercs": spin("mercenaries"),
+           "raiders": spin("raiders"), "fleets": spin("fleets", 1)}
+verdict = w.HTML()
+def redraw(_change=None):
+    values = {k: c.value for k, c in planner.items()}
+    verdict.value = plan_words(values.pop("budget"), **values)
+for c in planner.values():
+    c.observe(redraw, names="value")
+redraw()
+assert plan_cost(fa=1, levies=3, fleets=1) == 5 and "5 TP left" in verdict.value
+w.VBox([*planner.values(), verdict])'''),
+        md("""## Exercises"""),
+        code(r'''q1 = Quiz("A side holds 8 TP and collects 5 from its cities. How many TP does it hold afterwards?",
+          after_collection(8, 5), unit="number",
+          explain="6.1: never more than 10; the three TP above the cap are lost.",
+          hint="Is there a limit to what a treasury may hold?")
+q2 = Quiz("What do three levies and one fleet cost, bought in one phase?", Fraction(plan_cost(levies=3, fleets=1)).limit_denominator(),
+          unit="number", explain="Two levies for ½ TP each (1 TP), the third alone for a whole TP, the fleet 2: 4 TP.",
+          hint="A levy costs ½ TP only when bought with another; a fleet costs more than an army.")
+q3 = ChoiceQuiz("Where may Aragon place a fleet it has just bought?",
+                ["in any sea area", "in a sea next to a land area it totally controls that has a city",
+                 "only in a sea next to Barcelona"],
+                "in a sea next to a land area it totally controls that has a city",
+                explain="6.2: fleets are placed next to a friendly, totally controlled land area with a city — a port.",
+                why_not={"in any sea area": "A new fleet needs a friendly port on the sea's coast.",
+                         "only in a sea next to Barcelona": "Any city of a totally controlled land area will do, not only the capital."})
+q4 = Quiz("A vassal holds two cities. Probability that it brings its master at least one TP?",
+          1 - vassal_income(2)["0 TP"],
+          explain="Each city pays on 1–4 (2/3); both fail with (1/3)² = 1/9, so at least one pays with 8/9.",
+          hint="It is easier to count the chance that both dice miss.")
+assert q1.is_right("10") and not q1.is_right("13")
+assert q2.is_right("4") and not q2.is_right("3.5")
+assert q3.is_right("in a sea next to a land area it totally controls that has a city") and not q3.is_right("in any sea area")
+assert q4.is_right("8/9") and not q4.is_right("2/3")
+w.VBox([q1, q2, q3, q4])'''),
+        md("""## What to remember
+
+- One treasury per player (allies included), collected once a turn: cities, vassal dice, Gold, Trade
+  Concession (6.0, 6.1).
+- **Never more than 10 TP**: the excess is lost, so saving has a ceiling (6.1).
+- Levies ½ TP in pairs, 1 TP alone; armies, mercenaries, raiders 1; fleets 2; no more than the counters (6.2).
+- New units go to totally controlled areas, three at most per area; allies' only to cities; fleets to a
+  friendly port's sea (6.2).
+
+Next: *Politics* (7.x) — how a side wins allies and vassals, whose cities then pay."""),
+    ]
+
 
 NOTEBOOKS_HERE: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "battle-step-by-step": ("rt-battle", battle),
+    "money-and-men": ("rt-money", money),
 }
 
 
