@@ -414,10 +414,170 @@ w.VBox([q1, q2, q3, q4])'''),
 Next: *Politics* (7.x) — how a side wins allies and vassals, whose cities then pay."""),
     ]
 
+# ------------------------------------------------------------------------------------------------
+# Politics (7.x)
+# ------------------------------------------------------------------------------------------------
+def politics() -> list[Any]:
+    """Cells of tutorials/politics: rounds and limits, thwarting, the Diplomacy Table, the 5.1 example played out."""
+    return [
+        md("""# Politics — *Mediterranean Empires*, rule 7
+
+*A lesson of about 15 minutes. Run the cells from top to bottom (Run → Run All Cells).*
+
+France, Anjou and Aragon cannot be talked round (7.0), but every other power on the map can: Genoa, Venice,
+Castile, the Papal States… In our own words:
+
+- **Rounds** (5.1, 7.0): the Joint Political Phase has three rounds; in each, Player A then Player B may
+  make one attempt, paying one Diplomacy stratagem marker for it.
+- **One of each kind per turn** (5.1, 7.0): at most one **diplomacy** attempt (make a neutral an ally, or
+  push the opponent's ally or vassal back to neutrality, 7.1), one **vassalage** attempt (a neutral
+  becomes a vassal, 7.2) and one **rebellion** (raise a conquered power against its conqueror, 7.3). Each
+  time a player passes, one of the kinds still open is forfeited.
+- **Thwarting** (7.0): the other player may spend a marker of his own to try to stop the attempt. Both
+  roll a die, each may add a King's diplomacy rating, +1 for holding the Pope, +1 for one TP spent; if
+  the attempting player's total is **at least** the other's, the attempt goes ahead.
+- **The Diplomacy Table**: the attempting player rolls one die (with the same kinds of modifiers) and
+  reads the column of the attempt: an alliance needs 5 or more, a vassalage 4 or more, a rebellion 5 or
+  more.
+
+We play the rule book's own example (5.1) with medviz's **record mode**: we enter the dice ourselves, as a
+class would at a real table, and the engine checks every step."""),
+        code(r'''from fractions import Fraction
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps.odds_chart import OddsExplorer, Quiz, percent
+from medviz.apps.quiz import ChoiceQuiz
+from medviz.engine import IllegalAction
+from medviz.engine.dice import distribution
+from medviz.engine.record import Recorder
+
+one_die = distribution("1d6")
+rec = Recorder("medempires", "vespers-1282")  # every side played "at the table"; dice entered by us
+table = rec.state.data.politics                 # the Diplomacy Table as the game reads it
+columns = ("diplomacy", "vassalage", "rebellion")
+pd.DataFrame({col: {("7+" if roll == 7 else roll): table.result(col, roll) for roll in range(1, 8)} for col in columns})'''),
+        md("""## How likely is an attempt?
+
+With a modifier *m* (a King's diplomacy rating, +1 for the Pope, +1 for a TP), the chance that one die
+reaches each column's threshold:"""),
+        code(r'''success = {"diplomacy": "alliance", "vassalage": "vassalage", "rebellion": "rebellion"}
+
+def attempt_odds(column: str, modifier: int) -> Fraction:
+    return sum((p for face, p in one_die.items() if table.result(column, face + modifier) == success[column]), Fraction(0))
+
+odds = pd.DataFrame({f"modifier +{m}": {col: percent(attempt_odds(col, m)) for col in columns} for m in range(4)})
+assert attempt_odds("diplomacy", 0) == Fraction(1, 3) and attempt_odds("vassalage", 0) == Fraction(1, 2)
+odds'''),
+        md("""## Thwarting (7.0)
+
+Both sides roll; the attempt goes ahead when the attempting player's total is at least the other's — ties
+favour the attempt. Move the sliders: the chart shows the exact chance that the thwart fails."""),
+        code(r'''def thwart(attempting_bonus: int, thwarting_bonus: int) -> dict[str, Fraction]:
+    goes_ahead = sum((pa * pt for a, pa in one_die.items() for t, pt in one_die.items()
+                      if a + attempting_bonus >= t + thwarting_bonus), Fraction(0))
+    return {"the attempt goes ahead": goes_ahead, "thwarted": 1 - goes_ahead}
+
+thwart_explorer = OddsExplorer({"attempting_bonus": w.IntSlider(value=0, min=0, max=4, description="attempting +"),
+                                "thwarting_bonus": w.IntSlider(value=0, min=0, max=4, description="thwarting +")},
+                               thwart, describe=lambda **v: "Thwart attempt (7.0)", height=300, width=520)
+assert thwart_explorer.current["the attempt goes ahead"] == Fraction(21, 36)
+thwart_explorer'''),
+        md("""## The 5.1 example, played out
+
+The rule book's example: a player tries to make an ally of a power and fails; in the next round he may
+still try to make it a **vassal** — but not another alliance, with anyone, that turn.
+
+First the set-up (the computer places the counters as in 1282) and the stratagem draws, which we enter as
+if drawn from a real cup: each player gets two Diplomacy markers."""),
+        code(r'''rec.set_up()
+cup = {"A": ["diplomacy", "diplomacy", "gold", "military_advantage"], "B": ["diplomacy", "ambush", "gold", "piracy"]}
+while rec.pending_chance is not None and rec.pending_chance.kind == "draw":
+    drawn = rec.pending_chance
+    rec.enter(cup[drawn.actor].pop(0))
+assert rec.pending is not None and rec.pending.decision == "GT1/politics/round-1/A"
+print(rec.pending.prompt, "—", len(rec.pending.options), "legal options, e.g.", ", ".join(rec.pending.options[1:7]))'''),
+        md("""**Round 1.** Player A (France and Anjou) tries to ally with **Genoa**. Aragon lets it stand, A adds no King
+and spends no TP — and the die shows a **1**: no effect."""),
+        code(r'''def answer_all(prefix: str, choice: str) -> None:
+    """Answer every decision under ``prefix`` with ``choice`` (thwart? King? TP?)."""
+    while rec.pending is not None and rec.pending.decision.startswith(prefix):
+        rec.choose(choice if choice in rec.pending.options else rec.pending.options[0])
+
+start = len(rec.events)
+rec.choose("diplomacy:genoa")
+answer_all("GT1/politics/round-1/A/", "none")
+rec.enter(1)                                     # the die the table rolled
+for e in rec.events[start:]:
+    if e.kind in ("decision", "roll", "report"):
+        print(rec.describe(e))
+assert rec.state.status["genoa"] == "neutral"'''),
+        md("""Player B passes (and forfeits one kind of attempt). **Round 2**: what may A try now? The engine offers only
+legal attempts; a second alliance — with Castile, say — is refused, and the refusal names its rule."""),
+        code(r'''rec.choose("pass")
+answer_all("GT1/politics/round-1/B", "rebellion")
+offered = rec.pending.options
+print("offered to A in round 2:", ", ".join(o for o in offered if "genoa" in o or o == "pass"), "…")
+assert not any(o.startswith("diplomacy:") for o in offered) and "vassalage:genoa" in offered
+try:
+    rec.choose("diplomacy:castile")
+except IllegalAction as refusal:
+    print("refused:", refusal)
+    assert "7.0" in str(refusal)'''),
+        md("""So A tries vassalage against Genoa — the same power, a different kind of attempt. The die shows a **4**:
+the Vassalage column needs 4 or more."""),
+        code(r'''start = len(rec.events)
+rec.choose("vassalage:genoa")
+answer_all("GT1/politics/round-2/A/", "none")
+rec.enter(4)
+for e in rec.events[start:]:
+    if e.kind in ("roll", "report", "change") and "may still" not in rec.describe(e):
+        print(rec.describe(e))
+assert rec.state.status["genoa"] == "vassal:A"'''),
+        md("""What if the table had rolled a 3? Record mode can take an entry back (*undo*) and enter another die —
+the same thing a class does when it discovers a mistake. Genoa then stays neutral."""),
+        code(r'''rec.undo()           # takes back the die
+rec.enter(3)
+three = rec.state.status["genoa"]
+rec.undo(); rec.enter(4)  # and back to what the table rolled
+assert three == "neutral" and rec.state.status["genoa"] == "vassal:A"
+print("with a 3:", three, "— with the 4 the table rolled:", rec.state.status["genoa"])'''),
+        md("""## Exercises"""),
+        code(r'''q1 = Quiz("Neither side adds anything to a thwart attempt. Probability that the attempt goes ahead?",
+          thwart(0, 0)["the attempt goes ahead"],
+          explain="The attempting player needs at least the other's die: 21 of the 36 pairs (ties go to the attempt).",
+          hint="Who wins a tie when thwarting?")
+q2 = ChoiceQuiz("Player A's alliance attempt with Genoa failed in round 1. What may A attempt in round 2?",
+                ["another alliance, with Castile", "vassalage against Genoa", "nothing more this turn"],
+                "vassalage against Genoa",
+                explain="5.1's example: one attempt of each kind per turn, and a different kind against the same power is allowed.",
+                why_not={"another alliance, with Castile": "Only one diplomacy attempt per game turn (7.0), whatever the target.",
+                         "nothing more this turn": "A has used only its diplomacy attempt; vassalage and rebellion remain."})
+q3 = Quiz("A King with diplomacy rating 1 helps a vassalage attempt. Probability of success?", attempt_odds("vassalage", 1),
+          explain="The Vassalage column needs 4 or more: with +1, a die of 3 to 6 — 4/6 = 2/3.",
+          hint="Find the lowest die that reaches the column's first success, once the +1 is added.")
+assert q1.is_right("21/36") and not q1.is_right("15/36")
+assert q2.is_right("vassalage against Genoa") and not q2.is_right("another alliance, with Castile")
+assert q3.is_right("2/3") and not q3.is_right("1/2")
+w.VBox([q1, q2, q3])'''),
+        md("""## What to remember
+
+- Three rounds; A then B; one Diplomacy marker per attempt; **one attempt of each kind per turn**, and a pass
+  forfeits a kind (5.1, 7.0).
+- A thwart is a die-off in which **ties favour the attempt**; Kings, the Pope and one TP add to either side (7.0).
+- The Diplomacy Table: alliance 5+, vassalage 4+, rebellion 5+ — a vassal is the easiest to win and pays
+  its master by dice (6.1).
+
+Record mode, used here to enter the dice, records a whole real game the same way: see `docs/apps.md`,
+*RecordTable*."""),
+    ]
+
 
 NOTEBOOKS_HERE: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "battle-step-by-step": ("rt-battle", battle),
     "money-and-men": ("rt-money", money),
+    "politics": ("rt-politics", politics),
 }
 
 
