@@ -573,9 +573,228 @@ Record mode, used here to enter the dice, records a whole real game the same way
 *RecordTable*."""),
     ]
 
+# ------------------------------------------------------------------------------------------------
+# Moving armies and fleets (10.0-11.4)
+# ------------------------------------------------------------------------------------------------
+def moving() -> list[Any]:
+    """Cells of tutorials/moving-armies-and-fleets: OPs, costs, interception, transport, 11.1 on the map, a priced plan."""
+    return [
+        md("""# Moving armies and fleets — *Mediterranean Empires*, rules 10.0–11.4
+
+*A lesson of about 20 minutes. Run the cells from top to bottom (Run → Run All Cells).*
+
+In the Operations Phase a player activates one **force** at a time: the units of one power that stand in
+one area (10.0). In our own words:
+
+- **Operation Points** (10.0): the force rolls two dice, adds its King's military value and up to two
+  Military Advantage markers; the total, never more than **15**, is what the force may spend.
+- **Costs** (Operation Point Cost Table): 1 OP for each land area a land force enters, or each sea area a
+  fleet enters; 2 more to leave an area that holds enemy units; 2 to declare a combat; loading and
+  unloading troops is free, except an **amphibious landing** into an enemy-held area (+1 OP, and the
+  fleet's action ends, 11.2). A force cannot start an action it cannot pay for (10.1).
+- **Where** (10.1): land units stay on land, fleets at sea; troops cross the straits between Sicily and
+  Italy, or Sardinia and Corsica, only aboard a fleet. Entering a neutral power's land is an invasion: the
+  neutral joins the other side.
+- **Interception** (10.2): when a force enters or leaves an area with enemy units, the other player may try
+  to stop it: one die, 4–6 succeeds; +1 if the force is leaving, −1 if several powers intercept, −1
+  against raiders alone, ±1 for a Military Advantage marker of either side. A successful interception is a
+  field battle the moving side cannot avoid, and costs the interceptor nothing.
+- **Fleets** (11.1, 11.2): a fleet carries two land units and any number of Kings. Its first duty: if it
+  does not start next to a friendly port — a totally controlled land area whose **city** is on that sea —
+  it must first sail to such a sea, and do nothing else on the way."""),
+        code(r'''from fractions import Fraction
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps.common import MapPane
+from medviz.apps.odds_chart import OddsExplorer, Quiz, percent
+from medviz.apps.quiz import ChoiceQuiz
+from medviz.engine import IllegalAction
+from medviz.engine.dice import distribution
+from medviz.engine.game import GameSpec, Snapshot, Task, run
+from medviz.engine.policy import FirstOptionPolicy, HumanSeat
+from medviz.rules.medempires.game.deploy import set_up_state
+from medviz.rules.medempires.game.legality import HumanPlayer
+from medviz.rules.medempires.game.state import refresh_control
+from medviz.rules.medempires.ruleset import RULESET
+
+def position(units):
+    """The standard map with only ``units`` on it: (area, power, unit code) triples (control follows them)."""
+    s = set_up_state("standard", {})
+    s.units, s.kings = {}, {}
+    refresh_control(s)
+    for area, power, code in units:
+        here = s.units.setdefault(area, {})
+        here[(power, code)] = here.get((power, code), 0) + 1
+        refresh_control(s, (area,))
+    return s
+
+costs = position([]).data.operations.costs  # the Operation Point Cost Table as the game reads it
+assert costs["ground_move"] == costs["naval_move"] == 1 and costs["combat"] == 2 and costs["leave_enemy_area"] == 2
+pd.Series(costs, name="OPs")'''),
+        md("""## How many OPs? (10.0)
+
+Two dice plus a King and markers, capped at 15. Move the sliders: the chart is the exact distribution."""),
+        code(r'''def ops(king: int, markers: int) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for total, p in distribution("2d6").items():
+        key = f"{min(total + king + markers, 15)}"
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+ops_explorer = OddsExplorer({"king": w.IntSlider(value=0, min=0, max=3, description="King's value"),
+                             "markers": w.IntSlider(value=0, min=0, max=2, description="Mil. advantage")},
+                            ops, describe=lambda **v: "OPs of one force (10.0)", height=300, width=560)
+assert ops_explorer.current["7"] == Fraction(1, 6) and ops(3, 2)["15"] == Fraction(6, 36)
+ops_explorer'''),
+        md("""With Peter III (3) and two markers, every roll of 10 or more gives 15 — the cap takes the rest.
+
+## Interception (10.2)
+
+One die, 4 or more succeeds, with the modifiers above:"""),
+        code(r'''def interception(leaving: bool = False, several_powers: bool = False, raiders_only: bool = False,
+                 interceptor_marker: bool = False, mover_marker: bool = False) -> Fraction:
+    m = int(leaving) - int(several_powers) - int(raiders_only) + int(interceptor_marker) - int(mover_marker)
+    return sum((p for face, p in distribution("1d6").items() if face + m >= 4), Fraction(0))
+
+cases = {"entering": interception(), "leaving": interception(leaving=True),
+         "entering, raiders only": interception(raiders_only=True),
+         "leaving, interceptor spends a marker": interception(leaving=True, interceptor_marker=True)}
+assert cases["entering"] == Fraction(1, 2) and cases["leaving"] == Fraction(2, 3)
+pd.Series({k: percent(v) for k, v in cases.items()}, name="interception succeeds")'''),
+        md("""## The 11.1 example, step by step on the map
+
+The rule book's example: an Angevin fleet lies in the sea south-west of Sardinia. Caralis (Cagliari) is
+Anjou's, but Cagliari's harbour is on the *other* sea, south-east of the island — so this sea has no
+friendly port and the fleet must sail before it may do anything else. It enters the Balearic Sea (1 OP;
+Majorca is Anjou's), the Sea of Sardinia (1 OP), takes aboard a levy from Arborea (free), sails into the
+Gulf of Lion (1 OP) and lands the levy in Provence (free): **3 OPs** in all.
+
+We run it through the real rules, one action at a time (the OP roll is set to 7)."""),
+        code(r'''EXAMPLE = [("sea_sw_sardinia", "anjou", "F"), ("caralis", "anjou", "L"), ("majorca", "anjou", "L"),
+           ("arborea", "anjou", "L"), ("bougie", "aragon", "R"), ("provence", "france", "L")]
+P = "GT1/ops-A/force-1"
+STEPS = [(P, "sea_sw_sardinia|anjou|all"), (f"{P}/action-1", "move:balearic_sea"), (f"{P}/action-2", "move:sardinian_sea"),
+         (f"{P}/action-3", "embark:arborea:anjou:L"), (f"{P}/action-4", "move:gulf_of_lion"),
+         (f"{P}/action-5", "debark:provence:anjou:L"), (f"{P}/action-6", "end")]
+
+def play_force(units, choices, side="A", ops=7, then=None):
+    """Run one force's action from a hand-built position; ``then`` answers what the choices leave open
+    (None: stop there). Illegal choices are refused with their rule (IllegalAction)."""
+    player = HumanPlayer(dict(choices), then if then is not None else HumanSeat())
+    spec = GameSpec(RULESET, "standard", {}, 0, {"A": player, "B": player}, {f"GT1/ops-{side}/force-1/ops": ops})
+    return run(spec, Snapshot(0, position(units), (Task.of("game.activate", side=side, n=1),), 1, None), ())
+
+def spent(result) -> int:
+    return sum(e.data["ops"] for e in result.events if e.kind == "change" and e.change == "force-spends")
+
+stages = [play_force(EXAMPLE, STEPS[:k]) for k in range(1, len(STEPS) + 1)]  # stage k: just after STEPS[k]
+for k, r in enumerate(stages):
+    print(f"step {k}: {STEPS[k][1]:28} OPs spent so far: {spent(r)}")
+assert spent(stages[-1]) == 3 and ("anjou", "L") in stages[-1].state.units["provence"]
+first_moves = stages[0].pending.options
+assert all(o == "end" or o.startswith("move:") for o in first_moves)  # 11.1: only sailing until a friendly port
+print("offered before reaching a friendly port:", ", ".join(first_moves))'''),
+        md("""Before the fleet reaches a friendly port, the engine offers only moves; asked to take the Caralis levy
+aboard at once, it refuses and names the rule:"""),
+        code(r'''try:
+    play_force(EXAMPLE, STEPS[:1] + [(f"{P}/action-1", "embark:caralis:anjou:L")])
+except IllegalAction as refusal:
+    print(refusal)
+    assert refusal.rule == "11.1"'''),
+        md("""Step through the example on the map (the force's path is drawn as it goes):"""),
+        code(r'''views = [RULESET.live_view(r.state, r.events, 1, "operations-A") for r in stages]
+pane = MapPane(views[0], 900, 520, ruleset=RULESET)
+step = w.IntSlider(value=0, min=0, max=len(views) - 1, description="step")
+words = w.HTML()
+def show(_change=None):
+    pane.show(views[step.value])
+    words.value = f"<b>step {step.value}</b>: {STEPS[step.value][1]} — {spent(stages[step.value])} OP(s) spent"
+step.observe(show, names="value")
+show()
+assert views[-1]["units"]["provence"]
+w.VBox([w.HBox([step, words]), pane.figure])'''),
+        md("""## Plan a march — the tutorial prices it
+
+An Aragonese field army stands in the Kingdom of Valencia, alone on the map with a French levy in Provence.
+Write its march as the areas it enters, in order (ids as on the map, e.g. `lower_aragon, upper_aragon`), and
+choose the OPs it rolled. The real rules run the march: they price it, or refuse it with the rule."""),
+        code(r'''MARCH = [("valencia", "aragon", "FA"), ("provence", "france", "L")]
+Q = "GT1/ops-B/force-1"
+
+def price_march(path: str, ops: int = 12) -> str:
+    areas = [a.strip() for a in path.split(",") if a.strip()]
+    choices = [(Q, "valencia|aragon|all")] + [(f"{Q}/action-{i}", f"move:{a}") for i, a in enumerate(areas, 1)]
+    choices.append((f"{Q}/action-{len(areas) + 1}", "end"))
+    try:
+        r = play_force(MARCH, choices, side="B", ops=ops, then=FirstOptionPolicy())
+    except IllegalAction as refusal:
+        return f"Refused: {refusal}"
+    moved = sum(1 for e in r.events if e.kind == "change" and e.change == "force-moved")
+    words = f"{moved} area(s) entered: {spent(r)} OP(s) of {ops}; {ops - spent(r)} left."
+    if moved < len(areas):
+        words += f" The march stops at {areas[moved - 1] if moved else 'the start'}: no OPs left for the next area (10.1)."
+    notes = [RULESET.describe_in(r.state, e) for e in r.events if e.kind == "report"]
+    return " ".join([words, *notes])
+
+route = w.Text(value="murcia, new_castile", description="march", layout=w.Layout(width="520px"))
+rolled = w.IntSlider(value=7, min=2, max=12, description="OPs rolled")
+verdict = w.HTML()
+def reprice(_change=None):
+    verdict.value = price_march(route.value, rolled.value)
+for c in (route, rolled):
+    c.observe(reprice, names="value")
+reprice()
+assert price_march("lower_aragon, upper_aragon", 7).startswith("2 area(s) entered: 2 OP(s)")
+assert price_march("murcia, majorca").startswith("Refused") and "rule 10.1" in price_march("murcia, majorca")
+assert "stops at catalan_counties" in price_march("lower_aragon, catalan_counties, rossello", 2)
+assert "Castile joins the other side" in price_march("murcia, new_castile")
+w.VBox([route, rolled, verdict])'''),
+        md("""Try `lower_aragon, catalan_counties, rossello` with 2 OPs rolled, a jump across the sea to `majorca`, or the
+default march into New Castile — a neutral's land: an invasion (10.1).
+
+## Exercises"""),
+        code(r'''q1 = Quiz("In the 11.1 example, how many OPs does the whole action cost?", spent(stages[-1]), unit="number",
+          explain="Three seas entered at 1 OP each; taking the levy aboard and landing it in a friendly area are free (11.2).",
+          hint="What costs OPs at sea: entering a sea, or loading troops too?")
+q2 = Quiz("A force with no King and no markers: probability of at least 10 OPs?",
+          sum((p for k, p in ops(0, 0).items() if int(k) >= 10), Fraction(0)),
+          explain="Two dice reach 10 or more in 6 of 36 ways (4+6, 5+5, 6+4, 5+6, 6+5, 6+6).",
+          hint="Count the pairs of dice that total 10, 11 or 12.")
+q3 = ChoiceQuiz("A fleet starts its action in a sea with no friendly port on its coast. What may it do first?",
+                ["take troops aboard from a friendly area on that sea", "sail towards a sea with a friendly port, and nothing else until there",
+                 "nothing: it must stay where it is"],
+                "sail towards a sea with a friendly port, and nothing else until there",
+                explain="11.1: it pays OPs to reach such a sea first; only there may it embark, land or fight.",
+                why_not={"take troops aboard from a friendly area on that sea": "Not before it reaches a friendly port (11.1) — the engine refuses it.",
+                         "nothing: it must stay where it is": "It may move; it just may not do anything else on the way."})
+q4 = Quiz("An enemy force leaves an area where your army stands. Probability your interception succeeds (no markers)?",
+          interception(leaving=True),
+          explain="4–6 succeeds; leaving adds +1, so 3–6: 4/6 = 2/3.",
+          hint="Which modifier applies to a force that is leaving the area?")
+assert q1.is_right("3") and not q1.is_right("5")
+assert q2.is_right("1/6") and not q2.is_right("1/12")
+assert q3.is_right("sail towards a sea with a friendly port, and nothing else until there")
+assert not q3.is_right("take troops aboard from a friendly area on that sea")
+assert q4.is_right("2/3") and not q4.is_right("1/2")
+w.VBox([q1, q2, q3, q4])'''),
+        md("""## What to remember
+
+- A force's OPs: 2d6 + King + up to two markers, never more than 15 (10.0).
+- 1 OP per area entered; +2 to leave enemy company; 2 per combat; troops on and off a fleet free, except an
+  amphibious landing (+1) (cost table, 11.2).
+- Straits need a fleet; invading a neutral makes it the enemy's ally (10.1).
+- Interception: 4–6 on a die, +1 against a force that leaves (10.2).
+- A fleet away from a friendly port sails to one first (11.1).
+
+Next: *Money and men* (6.x) — where the armies come from."""),
+    ]
+
 
 NOTEBOOKS_HERE: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "battle-step-by-step": ("rt-battle", battle),
+    "moving-armies-and-fleets": ("rt-moving", moving),
     "money-and-men": ("rt-money", money),
     "politics": ("rt-politics", politics),
 }

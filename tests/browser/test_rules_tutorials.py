@@ -22,6 +22,8 @@ TUTORIALS = ROOT / "notebooks" / "tutorials"
 ANSWERS: dict[str, tuple[tuple[int, str, str], tuple[int, str, str]]] = {
     "battle-step-by-step": ((0, "8", "Field armies count double"),
                             (2, "the attacker", "only with a strictly higher total")),
+    "moving-armies-and-fleets": ((0, "3", "Three seas entered"),
+                                 (2, "nothing: it must stay where it is", "It may move")),
     "money-and-men": ((0, "10", "never more than 10"), (2, "in any sea area", "needs a friendly port")),
     "politics": ((0, "21/36", "ties go to the attempt"), (1, "nothing more this turn", "vassalage and rebellion remain")),
 }
