@@ -791,12 +791,148 @@ w.VBox([q1, q2, q3, q4])'''),
 Next: *Money and men* (6.x) — where the armies come from."""),
     ]
 
+# ------------------------------------------------------------------------------------------------
+# Kings, Popes and stratagems (8, 9, 12)
+# ------------------------------------------------------------------------------------------------
+def kings() -> list[Any]:
+    """Cells of tutorials/kings-popes-stratagems: ratings, deaths and successors, the Pope, the stratagem cup."""
+    return [
+        md("""# Kings, Popes and stratagems — *Mediterranean Empires*, rules 8, 9 and 12
+
+*A lesson of about 15 minutes. Run the cells from top to bottom (Run → Run All Cells).*
+
+In our own words:
+
+- **Kings** (8.0) carry two ratings: **diplomacy** (added to political rolls, once a turn, 7.0) and
+  **military** (added to OP rolls, initiative, avoiding combat and combat rolls, as often as needed). Player A
+  has two Kings, France's and Naples'; Player B one, Aragon's.
+- **A King dies** (8.1) when every unit with him is destroyed in battle, or at the end of each turn on a
+  die of **5 or 6** (disease, old age). In the next Recruitment Phase his side draws a successor at random
+  from that crown's pool and sets him with his own power's units.
+- **The Pope** (8.2) is a stratagem marker placed in Rome by a side that controls it; he adds to one
+  political roll a turn. At each end of turn the side that last held him rolls: on a **6** he dies and goes
+  back to the cup.
+- **Stratagem markers** (9.0): in each Stratagem Phase A and B draw in turn, blind, until each has four (no
+  passing). They are kept secret until used; some act when drawn (Plague, Crusade, the Pope), most wait for
+  their moment (12.0). Markers of the two sides cancel each other: two Military Advantages on one roll add
+  nothing.
+
+The rules name the starting Kings and the kinds of markers, but **not** the successors nor how many of each
+marker the cup holds: medviz reconstructs both from history and says so in every entry (see
+`docs/data-provenance.md`); a teacher may load other data."""),
+        code(r'''from fractions import Fraction
+from math import comb
+
+import ipywidgets as w
+import pandas as pd
+
+from medviz.apps.odds_chart import Quiz, distribution_figure, percent
+from medviz.apps.quiz import ChoiceQuiz
+from medviz.engine import diff, play
+from medviz.engine.dice import distribution
+from medviz.engine.policy import parse_policy
+from medviz.rules.medempires.ruleset import RULESET
+
+game = play(RULESET, "vespers-1282", {}, seed=0,
+            players={side: parse_policy("historical", RULESET.policies) for side in ("A", "B")})
+data = game.final_state.data
+kings = pd.DataFrame([{"King": k.name, "crown": data.powers[k.pool].name, "diplomacy": k.diplomacy, "military": k.military,
+                       "reign": k.reign, "source": k.provenance.get("rule") and f"rule {k.provenance['rule']}" or "reconstructed"}
+                      for k in data.kings.values()])
+assert (data.kings["peter_iii"].diplomacy, data.kings["peter_iii"].military) == (2, 2)
+kings'''),
+        md("""## How long does a King live? (8.1, 8.2)
+
+At each end of turn a King survives with probability 4/6 = 2/3, the Pope with 5/6. Over the seven turns of a
+full game (1.1) a King's chance to reach the end alive is small:"""),
+        code(r'''one_die = distribution("1d6")
+king_lives = sum(p for face, p in one_die.items() if face <= 4)
+pope_lives = sum(p for face, p in one_die.items() if face <= 5)
+survival = {f"after {n} turn{'s' if n > 1 else ''}": king_lives ** n for n in range(1, 8)}
+assert king_lives == Fraction(2, 3) and pope_lives == Fraction(5, 6) and survival["after 7 turns"] == Fraction(128, 2187)
+distribution_figure(survival, title="A King still alive (8.1: he dies on 5-6 each end of turn)", height=320)'''),
+        md("""## The Kings of a real game
+
+medviz's *historical* players, seed 0. Every death roll has an id that names its King; so does the draw of a
+successor."""),
+        code(r'''for e in game.events:
+    key = getattr(e, "roll", "") or getattr(e, "draw", "")
+    if e.turn in (1, 2) and ("king" in key or "pope" in key):
+        print(f"[{e.seq}] {key:32} {game.describe(e)}")
+death = "GT1/end/king-death/philip_iii"
+successor = "GT2/recruit/new-king/france"
+assert game.value_of(death) == 6 and game.value_of(successor) == "louis_x"'''),
+        md("""Philip III dies at the end of the first turn (a 6), and France draws **Louis X**, who adds nothing to
+diplomacy or war. Two questions a class might ask, each answered by changing one chance event and nothing else:
+
+1. *What if Philip III had rolled a 2?*
+2. *What if France had drawn Philip IV the Fair (diplomacy 2) instead?*"""),
+        code(r'''lived = game.branch(death, 2)
+print("1.", "\n   ".join(diff(game, lived).summary(game.describe).splitlines()[:4]))
+assert lived.value_of(death) == 2
+assert not any(getattr(e, "draw", "") == successor for e in lived.events)  # no successor needed in turn 2
+fair = game.branch(successor, "philip_iv")
+print("2.", "\n   ".join(diff(game, fair).summary(game.describe).splitlines()[:4]))
+assert fair.value_of(successor) == "philip_iv"
+for label, h in (("as played", game), ("Philip III lives", lived), ("Philip IV drawn", fair)):
+    print(f"{label:18} winner {h.outcome['winner']}, VP {h.outcome['vp']}")
+assert game.outcome["vp"] == {"A": 2, "B": 1} and fair.outcome["vp"] == {"A": 1, "B": 1}'''),
+        md("""A different King is not just a name: with Philip IV the game goes another way and France and Anjou end with
+one victory point fewer. Open either branch in the replay viewer (`medviz.apps.ReplayViewer(fair)`) to see where.
+
+## The stratagem cup (9.0, 12.0)
+
+The cup as it stood at the first draw of the game, with medviz's summary of each marker:"""),
+        code(r'''first_draw = next(e for e in game.events if e.kind == "draw" and "/stratagems/" in e.draw)
+cup = {m: first_draw.pool.count(m) for m in sorted(set(first_draw.pool))}
+pd.DataFrame([{"marker": data.stratagems[m].name, "in the cup": n, "what it does": data.stratagems[m].summary} for m, n in cup.items()])'''),
+        md("""A player draws four markers. The chance that at least one of them is a Diplomacy marker — without one,
+that player can make no political attempt this turn (7.0) — follows from counting the ways to draw four
+markers among those in the cup:"""),
+        code(r'''def at_least_one(kind: str, draws: int = 4) -> Fraction:
+    total, good = len(first_draw.pool), cup.get(kind, 0)
+    return 1 - Fraction(comb(total - good, draws), comb(total, draws))
+
+chances = {data.stratagems[m].name: at_least_one(m) for m in ("diplomacy", "military_advantage", "gold", "pope")}
+assert len(first_draw.pool) == 26 and cup["diplomacy"] == 6
+distribution_figure(chances, title="At least one in four draws", height=320)'''),
+        md("""## Exercises"""),
+        code(r'''q1 = Quiz("Probability that a King survives one end-of-turn roll?", king_lives,
+          explain="He dies on 5 or 6 (8.1), so he lives on 1-4: 4/6 = 2/3.",
+          hint="Which faces kill him?")
+q2 = ChoiceQuiz("Both players spend a Military Advantage marker on the same combat roll. What is the net modifier?",
+                ["+1 for the attacker", "0: the markers cancel", "-2 for the attacker"], "0: the markers cancel",
+                explain="9.0's example: the attacker's +1 and the defender's -1 cancel each other.",
+                why_not={"+1 for the attacker": "The defender's marker counts too: -1 against the attacker.",
+                         "-2 for the attacker": "Each marker is worth one, in opposite directions."})
+q3 = Quiz("Probability that the Pope dies at a given end of turn?", 1 - pope_lives,
+          explain="8.2: only a 6 kills him: 1/6.", hint="He is hardier than a King: which single face ends his reign?")
+q4 = Quiz("Four draws from the cup of 26 with 6 Diplomacy markers: probability of at least one Diplomacy?",
+          at_least_one("diplomacy"),
+          explain="1 - C(20,4)/C(26,4) = 1 - 4845/14950 ≈ 67.6%.",
+          hint="Count the ways to draw four markers none of which is Diplomacy.")
+assert q1.is_right("2/3") and not q1.is_right("1/3")
+assert q2.is_right("0: the markers cancel") and not q2.is_right("+1 for the attacker")
+assert q3.is_right("1/6") and not q3.is_right("1/3")
+assert q4.is_right("67.6%") and not q4.is_right("6/26")
+w.VBox([q1, q2, q3, q4])'''),
+        md("""## What to remember
+
+- Kings: diplomacy for politics (once a turn), military for OPs and battles (every time) (8.0).
+- A King dies with his last unit, or on 5–6 at each end of turn; a successor is drawn next turn (8.1).
+- The Pope helps one political roll a turn; he dies on a 6 (8.2).
+- Four blind draws each per turn; markers are secret until used and cancel each other (9.0, 12.0).
+- Successors and the cup's mix are reconstructed by medviz, with their sources; change one die or one draw
+  and only that changes."""),
+    ]
+
 
 NOTEBOOKS_HERE: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "battle-step-by-step": ("rt-battle", battle),
     "moving-armies-and-fleets": ("rt-moving", moving),
     "money-and-men": ("rt-money", money),
     "politics": ("rt-politics", politics),
+    "kings-popes-stratagems": ("rt-kings", kings),
 }
 
 

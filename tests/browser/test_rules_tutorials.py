@@ -25,6 +25,7 @@ ANSWERS: dict[str, tuple[tuple[int, str, str], tuple[int, str, str]]] = {
     "moving-armies-and-fleets": ((0, "3", "Three seas entered"),
                                  (2, "nothing: it must stay where it is", "It may move")),
     "money-and-men": ((0, "10", "never more than 10"), (2, "in any sea area", "needs a friendly port")),
+    "kings-popes-stratagems": ((0, "2/3", "lives on 1-4"), (1, "+1 for the attacker", "The defender's marker counts too")),
     "politics": ((0, "21/36", "ties go to the attempt"), (1, "nothing more this turn", "vassalage and rebellion remain")),
 }
 
