@@ -142,6 +142,9 @@ def test_the_cli_and_the_widget_enter_the_same_game_byte_for_byte(reference: His
     assert table.model.finished
     assert path.read_bytes() == out.read_bytes()
     assert History.load(out).to_json() == out.read_text()
+    page = tmp_path / "ours.html"  # the recorded game exports like any other
+    assert main(["export", str(out), "--html", str(page)]) == 0
+    assert page.stat().st_size > 10_000 and "<html" in page.read_text(encoding="utf-8")[:2000].lower()
 
 
 def test_the_widget_buttons_enter_and_refuse(tmp_path: Path) -> None:
