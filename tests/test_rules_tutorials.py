@@ -66,3 +66,4 @@ def test_a_number_quiz_gives_its_hint_only_to_a_wrong_answer() -> None:
     q = Quiz("How many?", Fraction(8), unit="number", hint="Count the doubles.", explain="Eight.")
     assert not q.check("5") and "Count the doubles." in q.feedback.value
     assert q.check("8") and "Count the doubles." not in q.feedback.value and "Eight." in q.feedback.value
+    assert "Exactly 8." in q.feedback.value  # a whole number is not written "8 ≈ 8"

@@ -194,7 +194,9 @@ class Quiz(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
     def _exact(self) -> str:
         a = self.answer
         words = f"{a.numerator}/{a.denominator}" if a.denominator != 1 else str(a.numerator)
-        return f"{words} ≈ {percent(a, 2)}" if self.unit == "probability" else f"{words} ≈ {float(a):.4g}"
+        if self.unit == "probability":
+            return f"{words} ≈ {percent(a, 2)}"
+        return words if a.denominator == 1 else f"{words} ≈ {float(a):.4g}"
 
     def is_right(self, text: str) -> bool | None:
         """Whether ``text`` is the answer within the tolerance; ``None`` when it is not a number."""
