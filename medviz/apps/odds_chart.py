@@ -178,15 +178,16 @@ class Quiz(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
     """A question whose right answer is an exact probability (or number): type it, press Check.
 
     An answer within ``tolerance`` of the exact value counts (so ``33.3%`` answers 1/3); the
-    feedback then shows the exact value and ``explain``.
+    feedback then shows the exact value and ``explain``; a wrong one shows ``hint``.
     """
 
     def __init__(self, question: str, answer: Fraction | int, *, tolerance: Fraction = Fraction(1, 500),
-                 explain: str = "", unit: str = "probability") -> None:
+                 explain: str = "", unit: str = "probability", hint: str = "") -> None:
         self.answer = Fraction(answer)
         self.tolerance = tolerance
         self.explain = explain
         self.unit = unit
+        self.hint = hint
         self.box = widgets.Text(placeholder="e.g. 1/3, 0.333 or 33.3%" if unit == "probability" else "a number",
                                 continuous_update=False, layout=widgets.Layout(width="220px"))
         self.button = widgets.Button(description="Check", button_style="info")
@@ -195,11 +196,15 @@ class Quiz(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
         self.box.observe(lambda change: self.check(change["new"]) if change["new"].strip() else None, names="value")
         super().__init__([widgets.HTML(f"<b>{html.escape(question)}</b>"),
                           widgets.HBox([self.box, self.button]), self.feedback])
+        self.add_class("medviz-quiz")
+        self.feedback.add_class("medviz-quiz-feedback")
 
     def _exact(self) -> str:
         a = self.answer
         words = f"{a.numerator}/{a.denominator}" if a.denominator != 1 else str(a.numerator)
-        return f"{words} ≈ {percent(a, 2)}" if self.unit == "probability" else f"{words} ≈ {float(a):.4g}"
+        if self.unit == "probability":
+            return f"{words} ≈ {percent(a, 2)}"
+        return words if a.denominator == 1 else f"{words} ≈ {float(a):.4g}"
 
     def is_right(self, text: str) -> bool | None:
         """Whether ``text`` is the answer within the tolerance; ``None`` when it is not a number."""
@@ -216,7 +221,8 @@ class Quiz(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
             self.feedback.value = "<span style='color:#b8322a'>Write a fraction (1/3), a decimal or a percentage.</span>"
             return False
         verdict = ("<span style='color:#3c8d5a'>Right.</span>" if ok
-                   else "<span style='color:#b8322a'>Not quite — try again.</span>")
+                   else "<span style='color:#b8322a'>Not quite — try again.</span>"
+                   + (f" {html.escape(self.hint)}" if self.hint else ""))
         detail = f" Exactly {self._exact()}. {html.escape(self.explain)}" if ok else ""
         self.feedback.value = verdict + detail
         return ok

@@ -132,6 +132,8 @@ class RollEvent(Event):
     overridden: bool = False
     purpose: str = ""
     effects: FrozenDict | None = None  # face -> what it would mean, where the rules code knows
+    #: Where the natural value came from: None, the seed; ``entered``, a physical die entered at a table (record mode).
+    source: str | None = None
 
     @property
     def probability(self) -> Fraction:
@@ -150,6 +152,8 @@ class DrawEvent(Event):
     value: str = ""
     overridden: bool = False
     purpose: str = ""
+    #: Where the natural value came from: None, the seed; ``entered``, drawn from a real cup at a table.
+    source: str | None = None
 
     @property
     def probability(self) -> Fraction:
@@ -223,15 +227,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
 #: Decision sources: a player's policy, a human at a table, a choice put on record, or the only option.
 SOURCES = ("policy", "human", "recorded", "forced")
 
+#: Chance sources: a roll or draw without one came from the seed; ``entered`` came from a real table.
+CHANCE_SOURCES = ("entered",)
+
 #: The JSON type each event field must have, by event kind (``?``: may also be null).
 _FIELD_TYPES: dict[str, dict[str, str]] = {
     kind: {"seq": "int", "turn": "int?", "phase": "str?", "actor": "str?", "automatic": "bool", **own}
     for kind, own in {
         "phase": {"name": "str"},
         "roll": {"roll": "str", "dice": "str", "faces": "ints", "natural": "int", "value": "int",
-                 "overridden": "bool", "purpose": "str", "effects": "object?"},
+                 "overridden": "bool", "purpose": "str", "effects": "object?", "source": "str?"},
         "draw": {"draw": "str", "pool": "strs", "natural": "str", "value": "str", "overridden": "bool",
-                 "purpose": "str"},
+                 "purpose": "str", "source": "str?"},
         "decision": {"decision": "str", "options": "list", "choice": "any", "legal_options": "int",
                      "source": "str", "prompt": "str", "secret": "bool"},
         "shuffle": {"shuffle": "str", "cards": "strs", "natural": "strs", "order": "strs", "overridden": "bool",
@@ -317,4 +324,6 @@ def event_from_dict(d: Mapping[str, Any], where: str = "event") -> Event:
             expect(value, types[name], f"{where}.{name}")
     if kind == "decision" and "source" in d and d["source"] not in SOURCES:
         raise MalformedInput(f"{where}.source: {d['source']!r} is not one of {', '.join(SOURCES)}")
+    if kind in ("roll", "draw") and d.get("source") is not None and d["source"] not in CHANCE_SOURCES:
+        raise MalformedInput(f"{where}.source: {d['source']!r} is not one of {', '.join(CHANCE_SOURCES)} (or absent)")
     return cls(**{k: freeze(v) for k, v in d.items() if k != "kind"})

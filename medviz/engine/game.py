@@ -310,13 +310,18 @@ class GameSpec:
     recorded: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
     #: Who made each recorded choice (``policy``, ``human``...); a reused choice keeps its label.
     sources: Mapping[str, str] = field(default_factory=dict)
+    #: Chance entered at a real table (record mode): roll or draw id -> the value it showed there.
+    #: It stands for the seed's natural value (events say ``source="entered"``); overrides still apply on top.
+    entered: Mapping[str, Any] = field(default_factory=dict)
+    #: Record mode: a roll or draw with nothing entered pauses the run (``RunResult.pending_chance``).
+    ask_chance: bool = False
 
     def with_override(self, roll_id: str, value: Any, recorded: Mapping[str, tuple[str, Any]],
                       sources: Mapping[str, str]) -> GameSpec:
         """The same game with one more die override and the parent's decisions on record."""
         return GameSpec(
             self.ruleset, self.scenario, self.options, self.seed, self.players,
-            {**self.overrides, roll_id: value}, recorded, sources,
+            {**self.overrides, roll_id: value}, recorded, sources, self.entered,
         )
 
 
@@ -328,6 +333,40 @@ class SecretAsk:
     actor: str
     options: Sequence[Any]
     prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceAsk:
+    """A roll or draw the game waits for in record mode: what the real dice (or cup) must show."""
+
+    #: The roll or draw id (``GT1/ops-A/force-1/ops``).
+    key: str
+    #: ``roll`` or ``draw``.
+    kind: str
+    actor: str | None
+    #: A roll's dice (``1d6``); "" for a draw.
+    dice: str = ""
+    #: A draw's pool (sorted, repeated by multiplicity); () for a roll.
+    pool: tuple[str, ...] = ()
+    purpose: str = ""
+    effects: Mapping[str, str] | None = None
+    turn: int | None = None
+    phase: str | None = None
+
+    def values(self) -> tuple[Any, ...]:
+        """Every value the table may enter: a roll's totals, or a draw's distinct items."""
+        if self.kind == "roll":
+            count, faces = _dice.parse_dice(self.dice)
+            return tuple(range(count, count * faces + 1))
+        return tuple(sorted(set(self.pool)))
+
+
+class AwaitingChance(Exception):
+    """Raised in record mode at a roll or draw nobody has entered: the run pauses there (not an error)."""
+
+    def __init__(self, ask: ChanceAsk) -> None:
+        self.ask = ask
+        super().__init__(f"{ask.kind} {ask.key} awaits the table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,8 +414,18 @@ class Context:
              purpose: str = "", effects: Mapping[int, str] | None = None) -> int:
         """Roll ``dice`` for the purpose named by ``roll_id``; an override replaces the natural value."""
         self._claim(roll_id)
-        faces = _dice.natural_faces(self.spec.seed, roll_id, dice)
-        natural = sum(faces)
+        source = None
+        if roll_id in self.spec.entered:
+            natural = _dice.check_value(dice, self.spec.entered[roll_id], f"entered roll {roll_id}: ")
+            faces = _dice.faces_for_total(dice, natural, ())
+            source = "entered"
+        elif self.spec.ask_chance:
+            raise AwaitingChance(ChanceAsk(roll_id, "roll", actor, dice=dice, purpose=purpose,
+                                           effects={str(k): v for k, v in effects.items()} if effects else None,
+                                           turn=self.turn, phase=self.phase))
+        else:
+            faces = _dice.natural_faces(self.spec.seed, roll_id, dice)
+            natural = sum(faces)
         value = natural
         overridden = False
         if roll_id in self.spec.overrides:
@@ -385,7 +434,7 @@ class Context:
             faces = _dice.faces_for_total(dice, value, faces)
         self._emit(RollEvent, actor=actor, roll=roll_id, dice=dice, faces=faces, natural=natural,
                    value=value, overridden=overridden, purpose=purpose,
-                   effects=FrozenDict({str(k): v for k, v in effects.items()}) if effects else None)
+                   effects=FrozenDict({str(k): v for k, v in effects.items()}) if effects else None, source=source)
         return value
 
     def draw(self, draw_id: str, pool: Sequence[str], *, actor: str | None = None,
@@ -393,7 +442,18 @@ class Context:
         """Draw one item at random from ``pool`` (items repeated by multiplicity)."""
         self._claim(draw_id)
         items = tuple(sorted(pool))
-        natural = items[_dice.natural_index(self.spec.seed, draw_id, len(items))]
+        source = None
+        if draw_id in self.spec.entered:
+            natural = str(self.spec.entered[draw_id])
+            if natural not in items:
+                raise MalformedInput(f"entered draw {draw_id}: {natural!r} is not in the pool "
+                                     f"({', '.join(sorted(set(items)))})")
+            source = "entered"
+        elif self.spec.ask_chance:
+            raise AwaitingChance(ChanceAsk(draw_id, "draw", actor, pool=items, purpose=purpose,
+                                           turn=self.turn, phase=self.phase))
+        else:
+            natural = items[_dice.natural_index(self.spec.seed, draw_id, len(items))]
         value = natural
         if draw_id in self.spec.overrides:
             wanted = self.spec.overrides[draw_id]
@@ -403,7 +463,7 @@ class Context:
                 )
             value = wanted
         self._emit(DrawEvent, actor=actor, draw=draw_id, pool=items, natural=natural, value=value,
-                   overridden=value != natural, purpose=purpose)
+                   overridden=value != natural, purpose=purpose, source=source)
         return value
 
     def shuffle(self, shuffle_id: str, cards: Sequence[str], *, actor: str | None = None,
@@ -415,6 +475,9 @@ class Context:
         there, so every other card stays where it was (DESIGN.md, "Cards by meaning").
         """
         self._claim(shuffle_id)
+        if self.spec.ask_chance:
+            raise IllegalAction(f"shuffle {shuffle_id}: record mode enters dice and draws, not a whole deck's order; "
+                                f"this game shuffles a deck, so it cannot be recorded yet")
         items = tuple(sorted(cards))
         order = list(items)
         for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, each swap addressed by meaning
@@ -584,6 +647,8 @@ class RunResult:
     state: Any
     #: The decision the run paused at (a policy raised ``AwaitingDecision``); None: the game ended.
     pending: DecisionPoint | None = None
+    #: Record mode: the roll or draw the run paused at (nothing entered for it yet); None otherwise.
+    pending_chance: ChanceAsk | None = None
 
 
 MAX_TASKS = 1_000_000
@@ -617,6 +682,8 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
             rs.run_task(task, ctx.state, ctx)
         except AwaitingDecision as pause:
             return RunResult(ctx.events, snapshots, ctx.state, pending=pause.point)
+        except AwaitingChance as pause:
+            return RunResult(ctx.events, snapshots, ctx.state, pending_chance=pause.ask)
     return RunResult(ctx.events, snapshots, ctx.state)
 
 

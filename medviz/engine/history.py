@@ -336,8 +336,11 @@ class History:
             if isinstance(e, ReportEvent) and e.report == "recorded-choice-illegal" \
                     and isinstance(e.data.get("decision"), str) and "choice" in e.data:
                 recorded[e.data["decision"]] = (e.actor or "", e.data["choice"])
+        # Dice and draws entered at a real table (record mode) stand for the seed's natural values.
+        entered = {e.roll if isinstance(e, RollEvent) else e.draw: e.natural for e in events
+                   if isinstance(e, (RollEvent, DrawEvent)) and e.source == "entered"}
         spec = GameSpec(ruleset, data["scenario"], data["options"], data["seed"], players, overrides,
-                        recorded, sources)
+                        recorded, sources, entered)
         result = _replay(spec, data["events"], where)
         outcome = ruleset.outcome(result.state)
         if _canonical(outcome) != _canonical(data["outcome"]):
@@ -686,7 +689,7 @@ def _replay(spec: GameSpec, expected: Sequence[Any], where: str) -> RunResult:
     try:
         # The checker stands in for the ruleset by delegation (every other hook is the ruleset's own).
         result = run(GameSpec(cast(Ruleset, checked), spec.scenario, spec.options, spec.seed,
-                              spec.players, spec.overrides, spec.recorded, spec.sources))
+                              spec.players, spec.overrides, spec.recorded, spec.sources, spec.entered))
     except _Diverged as d:
         given = expected[d.index] if d.index < len(expected) else None
         what = (_first_difference(given, d.event.to_dict()) if given is not None
@@ -753,6 +756,10 @@ def _history(spec: GameSpec, result: RunResult, *, parent: History | None = None
             f"the game stopped at decision {p.decision}{where}: it awaits player {p.actor}, who has no "
             f"computer stand-in; play it at a medviz.engine.Table"
         )
+    if result.pending_chance is not None:
+        c = result.pending_chance
+        raise MedvizError(f"the game stopped at {c.kind} {c.key}: nothing was entered for it; "
+                          f"enter it at a medviz.engine.Recorder")
     return History(spec, tuple(result.events), spec.ruleset.outcome(result.state),
                    snapshots if snapshots is not None else result.snapshots, result.state,
                    parent=parent, override=override, replayed_from=replayed_from)
