@@ -137,6 +137,10 @@ class Ruleset(abc.ABC):
         """What a roll or draw is, as tags the apps can ask for (e.g. ``decisive``: it settles a result)."""
         return frozenset()
 
+    def key_areas(self, scenario: str) -> tuple[str, ...]:
+        """The areas whose holder at the end (``outcome["control"]``) a simulation reports (default: none)."""
+        return ()
+
     def observe(self, state: Any, seat: str) -> Any:
         """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
         return state
