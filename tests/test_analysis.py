@@ -105,3 +105,110 @@ def test_the_summary_is_json_with_intervals_around_each_share() -> None:
     for s in data["winner"].values():
         assert s["low"] <= s["share"] <= s["high"]
     assert any("wins" in line for line in sim.lines())
+
+
+def test_ctrl_c_keeps_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    from medviz.analysis import runner
+
+    real = runner.play_batch
+    calls = []
+
+    def stop_on_the_third(base: Base, batch: Batch) -> list[dict[str, object]]:
+        calls.append(batch)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(base, batch)
+
+    monkeypatch.setattr(runner, "play_batch", stop_on_the_third)
+    sim = simulate(RULESET, "vespers-1282", {}, PLAYERS, 4, workers=1, progress=False)  # batches of one game
+    assert sim.interrupted and list(sim.frame["seed"]) == [0, 1]
+    assert sim.summary["games"] == 2 and sim.summary["requested"] == 4
+    assert any("Interrupted: 2 of 4" in line for line in sim.lines())
+
+
+# -- pivotal rolls ---------------------------------------------------------------------------
+def _two_rolls(h: History) -> list[str]:
+    table = [r for r in h.rolls() if isinstance(r, RollEvent) and "/round-" in r.roll and r.seq > 1000]
+    return [table[0].roll, table[-1].roll]
+
+
+def test_pivotal_faces_share_their_futures_and_the_shown_face_replays_the_history() -> None:
+    from medviz.analysis.pivotal import pivotal
+
+    h = vespers()
+    keys = _two_rolls(h)
+    result = pivotal(h, budget=2, first=2, first_seed=h.seed, rolls=keys, measure="vp_B", workers=1, progress=False)
+    assert {r.key for r in result.rolls} == set(keys)
+    for r in result.rolls:
+        assert r.n == 2 and set(r.values) == {f for f, _p in r.faces} == set(range(1, 7))
+        # continuation 0 has the history's own seed: under the face shown it is the recorded game
+        assert r.values[r.value][0] == h.outcome["vp"]["B"] and r.winners[r.value][0] == h.outcome["winner"]
+        by_hand = [r.values[r.value][k] - sum(r.values[f][k] for f in range(1, 7)) / 6 for k in range(2)]
+        swing, _half = r.swing()
+        assert swing == pytest.approx(0.0 if r.unmoved() else sum(by_hand) / 2)
+        assert result.sentence(r).startswith(r.words) and "instead of" in result.sentence(r)
+
+
+def test_pivotal_is_the_same_bytes_on_one_or_two_processes(tmp_path) -> None:
+    from medviz.analysis.pivotal import pivotal
+
+    h = vespers()
+    keys = _two_rolls(h)
+    one = pivotal(h, budget=4, first=2, rolls=keys, workers=1, progress=False, cache=tmp_path)
+    two = pivotal(h, budget=4, first=2, rolls=keys, workers=2, progress=False)
+    assert one.to_json() == two.to_json()
+    data = json.loads(one.to_json())
+    assert data["format"] == "medviz-pivotal" and [r["roll"] for r in data["rolls"]]
+    assert all(r["continuations"] >= 2 and r["stopped"] for r in data["rolls"])
+    again = pivotal(h, budget=4, first=2, rolls=keys, workers=1, progress=False, cache=tmp_path)  # read back
+    assert again.to_json() == one.to_json() and len(list(tmp_path.glob("pivotal-*.json"))) == 1
+
+
+def test_pivotal_refuses_an_unknown_measure() -> None:
+    from medviz.analysis.pivotal import pivotal
+
+    h = vespers()
+    with pytest.raises(MalformedInput, match="no column 'nothing'"):
+        pivotal(h, budget=1, first=1, rolls=_two_rolls(h)[:1], measure="nothing", workers=1, progress=False)
+
+
+# -- win probability -------------------------------------------------------------------------
+def test_win_probability_after_every_phase_is_cached_by_content_hash(tmp_path, monkeypatch) -> None:
+    from medviz.analysis import winprob
+
+    h = vespers()
+    chart = winprob.win_probability(h, 2, workers=1, progress=False, cache=tmp_path)
+    pts = chart.points
+    assert len(pts) == len(h.phases()) + 1 and pts[0]["after"] == -1
+    assert pts[-1]["after"] == len(h.events) - 1
+    assert pts[-1]["odds"][h.outcome["winner"]]["share"] == 1.0  # after the last event: the recorded result
+    assert all(p["odds"]["A"]["low"] <= p["odds"]["A"]["share"] <= p["odds"]["A"]["high"] for p in pts)
+    files = list(tmp_path.glob("winprob-*.json"))
+    assert len(files) == 1 and winprob.history_hash(h)[:16] in files[0].name
+
+    def no_games(*args: object, **kw: object) -> None:
+        raise AssertionError("the cached analysis was played again")
+
+    monkeypatch.setattr(winprob, "Workers", no_games)
+    assert winprob.win_probability(h, 2, cache=tmp_path).to_json() == chart.to_json()
+
+
+def test_the_win_probability_figure_draws_each_side_with_its_band() -> None:
+    from medviz.analysis.winprob import WinProbability
+    from medviz.viz.winprob import win_probability_figure
+
+    h = vespers()
+    points = [{"after": -1, "turn": 0, "phase": "set-up", "label": "before", "games": 10,
+               "odds": {"A": {"share": 0.6, "low": 0.31, "high": 0.83}, "B": {"share": 0.4, "low": 0.17, "high": 0.69}}},
+              {"after": 99, "turn": 1, "phase": "politics", "label": "GT1, politics", "games": 10,
+               "odds": {"A": {"share": 0.9, "low": 0.6, "high": 0.98}, "B": {"share": 0.1, "low": 0.02, "high": 0.4}}}]
+    chart = WinProbability({"points": points, "sides": ["A", "B"]})
+    fig = win_probability_figure(chart, h, current=50, flagged=[(70, "a roll")]).to_plotly_json()
+    lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert [t["name"] for t in lines] == ["Player A (France and Anjou)", "Player B (Aragon)"]
+    assert list(lines[0]["x"]) == [0, 100] and list(lines[0]["y"]) == [0.6, 0.9]
+    band = next(t for t in fig["data"] if t.get("fill") == "toself")
+    assert list(band["y"]) == [0.83, 0.98, 0.6, 0.31]
+    assert fig["layout"]["shapes"][0]["x0"] == 50
+    flags = next(t for t in fig["data"] if t["name"] == "pivotal rolls")
+    assert list(flags["x"]) == [70]

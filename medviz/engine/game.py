@@ -137,6 +137,10 @@ class Ruleset(abc.ABC):
         """What a roll or draw is, as tags the apps can ask for (e.g. ``decisive``: it settles a result)."""
         return frozenset()
 
+    def turn_label(self, scenario: str, turn: int) -> str:
+        """A turn in words for analyses and captions (default: ``turn 2``)."""
+        return f"turn {turn}"
+
     def key_areas(self, scenario: str) -> tuple[str, ...]:
         """The areas whose holder at the end (``outcome["control"]``) a simulation reports (default: none)."""
         return ()
