@@ -212,3 +212,19 @@ def test_the_win_probability_figure_draws_each_side_with_its_band() -> None:
     assert fig["layout"]["shapes"][0]["x0"] == 50
     flags = next(t for t in fig["data"] if t["name"] == "pivotal rolls")
     assert list(flags["x"]) == [70]
+
+
+def test_the_strip_follows_a_replay_cursor() -> None:
+    from medviz.analysis.winprob import WinProbability
+    from medviz.apps.model import ReplayModel
+    from medviz.apps.winprob_strip import WinProbabilityStrip
+
+    h = vespers()
+    odds = {"A": {"share": 1.0, "low": 0.9, "high": 1.0}, "B": {"share": 0.0, "low": 0.0, "high": 0.1}}
+    chart = WinProbability({"points": [{"after": -1, "turn": 0, "phase": "set-up", "label": "before",
+                                        "games": 30, "odds": odds}], "sides": ["A", "B"]})
+    model = ReplayModel(h, cursor=10)
+    strip = WinProbabilityStrip(h, chart, model=model)
+    assert strip.figure.layout.shapes[0].x0 == 10
+    model.cursor = 400
+    assert strip.figure.layout.shapes[0].x0 == 400
