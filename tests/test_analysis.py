@@ -228,3 +228,20 @@ def test_the_strip_follows_a_replay_cursor() -> None:
     assert strip.figure.layout.shapes[0].x0 == 10
     model.cursor = 400
     assert strip.figure.layout.shapes[0].x0 == 400
+
+
+def test_a_run_without_snapshots_is_the_same_game_on_many_seeds() -> None:
+    """Continuations skip snapshots (keep_snapshots=False): same events, same outcome, byte for byte."""
+    import os
+
+    from medviz.engine.game import GameSpec, run
+    from medviz.engine.history import parse_player
+
+    seeds = range(200) if os.environ.get("MEDVIZ_SLOW") else range(0, 60, 10)
+    for seed in seeds:
+        players = {a: parse_player("heuristic" if seed % 20 else "random:7", RULESET) for a in "AB"}
+        spec = GameSpec(RULESET, "vespers-1282", {}, seed, players)
+        kept, skipped = run(spec), run(spec, keep_snapshots=False)
+        assert not skipped.snapshots and kept.snapshots
+        assert [e.to_dict() for e in kept.events] == [e.to_dict() for e in skipped.events]
+        assert json.dumps(RULESET.outcome(kept.state)) == json.dumps(RULESET.outcome(skipped.state))

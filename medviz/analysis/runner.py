@@ -115,12 +115,12 @@ def play_one(base: Base, loaded: Loaded, seed: int, after: int, overrides: Mappi
     rs = loaded.ruleset
     if loaded.history is None:
         spec = GameSpec(rs, base.scenario, base.options, seed, loaded.players, dict(overrides))
-        result = run(spec)
+        result = run(spec, keep_snapshots=False)
     else:
         snap, fixed, recorded = _point(loaded, after)
         spec = GameSpec(rs, base.scenario, loaded.history.spec.options, seed, loaded.players,
                         {**fixed, **overrides}, recorded)
-        result = run(spec, snap, loaded.history.events[: snap.seq])
+        result = run(spec, snap, loaded.history.events[: snap.seq], keep_snapshots=False)
     if result.pending is not None:
         raise MedvizError(f"game of seed {seed} stopped at decision {result.pending.decision}: player "
                           f"{result.pending.actor} has no computer stand-in")

@@ -597,11 +597,14 @@ class RunResult:
 MAX_TASKS = 1_000_000
 
 
-def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = ()) -> RunResult:
+def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = (), *,
+        keep_snapshots: bool = True) -> RunResult:
     """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it).
 
     A policy that raises ``AwaitingDecision`` pauses the run: the result holds the events up to
     that decision, the live state and ``pending`` (the decision point nobody has answered yet).
+    ``keep_snapshots=False`` (a continuation nobody will branch) skips the copies; the events and
+    the final state are the same.
     """
     rs = spec.ruleset
     if start is None:
@@ -618,7 +621,7 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
         if steps > MAX_TASKS:
             raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")
         task = ctx.agenda.pop()
-        if task.checkpoint or not snapshots:
+        if keep_snapshots and (task.checkpoint or not snapshots):
             snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
                                       tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
         try:
