@@ -81,3 +81,35 @@ def test_pivotal_ranks_the_rolls_asked_for(saved, tmp_path, capsys) -> None:
     assert main(["pivotal", saved, "--target", "2"]) == 2
     assert main(["pivotal", saved, "--roll", "GT9/none", "--workers", "1"]) == 2
     assert "never happens" in capsys.readouterr().err
+
+
+def test_the_notebook_is_its_generator_s_and_its_analyses_are_committed_beside_it() -> None:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    import nbformat
+
+    from medviz.analysis.pivotal import cache_path as pivotal_cache
+    from medviz.analysis.winprob import cache_path as winprob_cache
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        spec = importlib.util.spec_from_file_location("make_what_decided", root / "tools" / "make_what_decided_notebook.py")
+        assert spec and spec.loader
+        gen = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(gen)
+    finally:
+        sys.path.remove(str(root / "tools"))
+    path = root / "notebooks" / "what-decided-the-war.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    assert [c.source for c in nb.cells] == [c.source for c in gen.CELLS], "run tools/make_what_decided_notebook.py"
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code") and path.stat().st_size < 40_000
+    # the analyses the notebook reads are the cache files of its own history and settings (else it would play them)
+    historical = RULESET.policies["historical"]()
+    h = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+    analysis = root / "notebooks" / "analysis"
+    assert winprob_cache(h, analysis, 40, 0).exists()
+    settings = {"budget": 8, "first": 4, "target": 0.25, "first_seed": 0, "measure": "vp_B", "rolls": None}
+    assert pivotal_cache(h, analysis, settings).exists()

@@ -291,7 +291,8 @@ def pivotal(history: History, *, budget: int = 200, first: int = 16, target: flo
                 if r.unmoved():
                     r.stopped = f"no face changed the outcome in {r.n} continuations"
                 elif r.swing()[1] <= target:
-                    r.stopped = f"swing known to ±{target * 100:g} points"
+                    r.stopped = (f"swing known to ±{target * 100:g} points" if measure == "winner"
+                                 else f"swing known to ±{target:g}")
                 elif r.n >= budget:
                     r.stopped = f"budget of {budget} continuations per face spent"
                 else:
