@@ -110,7 +110,7 @@ for label, sim, colour in ((f"as rolled ({top.value})", shown, "#1f77b4"), (f"wh
     counts = sim.frame["vp_B"].value_counts().reindex(range(4), fill_value=0)
     fig.add_bar(x=list(counts.index), y=list(counts.values), name=label, marker_color=colour)
 fig.update_layout(barmode="group", width=700, height=320, xaxis_title="Aragon's key areas held at the end (vp_B)",
-                  yaxis_title="continuations", title=top.words[:90])
+                  yaxis_title="continuations", title={"text": top.words.replace(": ", ":<br>", 1), "font": {"size": 12}})
 fig"""),
     code("""for label, sim in (("as rolled", shown), ("what if", what_if)):
     w = sim.summary["winner"]
