@@ -229,6 +229,16 @@ def test_the_strip_follows_a_replay_cursor() -> None:
     model.cursor = 400
     assert strip.figure.layout.shapes[0].x0 == 400
 
+    from medviz.apps import DiceLab
+
+    roll = next(r for r in h.rolls() if isinstance(r, RollEvent) and "/round-" in r.roll)
+    lab = DiceLab(h)
+    strip = WinProbabilityStrip(h, chart, model=model, dicelab=lab, pivotal=[(roll.seq, roll.roll, "a battle roll")])
+    flags = next(t for t in strip.figure.data if t.name == "pivotal rolls")
+    assert list(flags.x) == [roll.seq]
+    strip.open_roll(roll.seq)  # what a click on the flag does
+    assert lab.model.selected_roll == roll.roll and model.cursor == roll.seq
+
 
 def test_a_run_without_snapshots_is_the_same_game_on_many_seeds() -> None:
     """Continuations skip snapshots (keep_snapshots=False): same events, same outcome, byte for byte."""
