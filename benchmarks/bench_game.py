@@ -12,10 +12,16 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 
 from medviz.engine import RandomPolicy, play
 from medviz.engine.events import RollEvent
@@ -59,11 +65,58 @@ def branch_cost(seeds: int = 5) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in out.items()}
 
 
+#: The commit the engine's speed is compared with (issue 14): the code before medviz.analysis.
+BASELINE = "502b7ff2047aa4cc0e3927444e4617a21c742ca0"
+ROOT = Path(__file__).resolve().parent.parent
+
+_RATE = """
+import sys, time
+from medviz.engine import play
+from medviz.rules.medempires.game.players import Heuristic
+from medviz.rules.medempires.ruleset import RULESET
+first, games = int(sys.argv[1]), int(sys.argv[2])
+play(RULESET, "vespers-1282", {}, seed=999_999, players={"A": Heuristic(), "B": Heuristic()})  # warm caches
+t = time.perf_counter()
+for seed in range(first, first + games):
+    play(RULESET, "vespers-1282", {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
+print(time.perf_counter() - t)
+"""
+
+
+def against_baseline(commit: str, games: int, rounds: int = 3) -> tuple[float, float]:
+    """Vespers heuristic games/s of this tree and of ``commit``, each in its own process, in alternating
+    rounds on the same seeds (one core each, one at a time)."""
+    with tempfile.TemporaryDirectory(prefix="medviz-baseline-") as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "medviz"], check=True,
+                                 capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        took = {"this tree": 0.0, "baseline": 0.0}
+        for r in range(rounds):
+            for label, path in (("this tree", str(ROOT)), ("baseline", tmp)):
+                env = {**os.environ, "PYTHONPATH": path}
+                out = subprocess.run([sys.executable, "-c", _RATE, str(3000 + r * games), str(games)], env=env,
+                                     check=True, capture_output=True, text=True, cwd=tmp).stdout
+                took[label] += float(out.strip().splitlines()[-1])
+    n = games * rounds
+    return n / took["this tree"], n / took["baseline"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=40, help="games per row")
     ap.add_argument("--profile", action="store_true", help="profile heuristic Vespers games")
+    ap.add_argument("--baseline", default=BASELINE, metavar="COMMIT",
+                    help="compare Vespers heuristic games/s with this commit in the same run (default: the pinned "
+                         "one; 'none' skips)")
+    ap.add_argument("--baseline-only", action="store_true", help="only the comparison with the baseline")
     args = ap.parse_args()
+    if args.baseline != "none":
+        mine, base = against_baseline(args.baseline, max(5, args.games // 4))
+        print(f"Vespers heuristic games/s: this tree {mine:.1f}, baseline {args.baseline[:10]} {base:.1f}, "
+              f"ratio {mine / base:.2f}x (goal: >= 60 games/s per core)")
+        if args.baseline_only:
+            return
     print(f"{'scenario':14} {'A':10} {'B':10} {'games/s':>8} {'events':>7}  winners")
     for scenario in ("vespers-1282", "standard"):
         for a, b in (("random", "random"), ("heuristic", "random"), ("random", "heuristic"),

@@ -21,7 +21,8 @@ from medviz.engine.cliargs import bounded, parse_value
 from medviz.engine.registry import get_ruleset, loadable_rulesets, ruleset_ids
 
 #: Generic subcommand modules: each has ``register(subparsers)``; each ruleset adds its own (``command_module``).
-COMMAND_MODULES = ("medviz.viz.commands", "medviz.export.commands", "medviz.engine.record_commands")
+COMMAND_MODULES = ("medviz.viz.commands", "medviz.export.commands", "medviz.engine.record_commands",
+                   "medviz.analysis.commands")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -137,6 +137,14 @@ class Ruleset(abc.ABC):
         """What a roll or draw is, as tags the apps can ask for (e.g. ``decisive``: it settles a result)."""
         return frozenset()
 
+    def turn_label(self, scenario: str, turn: int) -> str:
+        """A turn in words for analyses and captions (default: ``turn 2``)."""
+        return f"turn {turn}"
+
+    def key_areas(self, scenario: str) -> tuple[str, ...]:
+        """The areas whose holder at the end (``outcome["control"]``) a simulation reports (default: none)."""
+        return ()
+
     def observe(self, state: Any, seat: str) -> Any:
         """What ``seat`` may see of ``state`` (default: everything, a game of open information)."""
         return state
@@ -654,11 +662,14 @@ class RunResult:
 MAX_TASKS = 1_000_000
 
 
-def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = ()) -> RunResult:
+def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = (), *,
+        keep_snapshots: bool = True) -> RunResult:
     """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it).
 
     A policy that raises ``AwaitingDecision`` pauses the run: the result holds the events up to
     that decision, the live state and ``pending`` (the decision point nobody has answered yet).
+    ``keep_snapshots=False`` (a continuation nobody will branch) skips the copies; the events and
+    the final state are the same.
     """
     rs = spec.ruleset
     if start is None:
@@ -675,7 +686,7 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
         if steps > MAX_TASKS:
             raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")
         task = ctx.agenda.pop()
-        if task.checkpoint or not snapshots:
+        if keep_snapshots and (task.checkpoint or not snapshots):
             snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
                                       tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
         try:

@@ -244,6 +244,24 @@ class MedEmpires(DefinedRuleset):
             return super().describe_option(point, option)
         return describe_choice(option, point.state.data_pair)
 
+    def turn_label(self, scenario: str, turn: int) -> str:
+        """``GT2 (1291-1300)``: a game turn with the years it stands for (the scenario's turn_years); GT0: set-up."""
+        if turn == 0:
+            return "set-up"
+        sc = shipped_data().game_data.scenarios.get(scenario)
+        years = sc.turn_years if sc is not None else ()
+        return f"GT{turn} ({years[turn - 1][0]}-{years[turn - 1][1]})" if 0 < turn <= len(years) else f"GT{turn}"
+
+    def key_areas(self, scenario: str) -> tuple[str, ...]:
+        """Vespers: the areas 13.0 names (Sicily, Malta, Aragon's guarded lands); else the cities (4.1)."""
+        if scenario == "battle":
+            return ()
+        data = shipped_data()
+        victory = data.game_data.scenarios[scenario].victory  # an unknown scenario: KeyError below
+        if victory.get("kind") == "vespers":
+            return tuple(victory["b_must_control"]) + tuple(victory["a_must_not_take"])
+        return tuple(sorted(a for a, area in data.game_map.areas.items() if area.city))
+
     def table_scenarios(self) -> tuple[str, ...]:
         """The whole-game scenarios (a one-battle game is played by the dice lab, not at a table)."""
         return tuple(s for s in self.scenarios() if s != "battle")

@@ -1,0 +1,185 @@
+"""``medviz simulate`` and ``medviz pivotal``: many games of any installed game, on local processes
+or a Dask cluster (registered by ``medviz.cli`` like the other generic subcommand modules).
+
+``simulate`` takes the game's own flags (``Ruleset.play_arguments``: Mediterranean Empires has
+``--player-a``/``--player-b``/``--option``), read after the scenario is known, as ``medviz play``
+does: ``medviz simulate SCENARIO --help`` lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from typing import Any, NoReturn
+
+from medviz.engine.cliargs import bounded, parse_override
+from medviz.engine.dice import SEED_MAX
+from medviz.engine.errors import MalformedInput
+from medviz.engine.registry import get_ruleset, loadable_rulesets
+
+GAMES_MAX = 10_000_000
+
+
+class _FlagParser(argparse.ArgumentParser):
+    """The flags after the scenario: a usage error is ``MalformedInput`` (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise MalformedInput(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def register(sub: Any) -> None:
+    """Add ``simulate`` and ``pivotal`` to the ``medviz`` command."""
+    sp = sub.add_parser("simulate", help="play many seeded games (or continue a history many times) and "
+                                         "summarise who wins, with 95% intervals", add_help=False,
+                        description="  medviz simulate vespers-1282 --games 1000 --workers 2 --out games.parquet\n"
+                                    "  medviz simulate vespers-1282 --games 200 --from h.json --at ROLL=1\n"
+                                    "medviz simulate SCENARIO --help lists every flag (the game adds its own).",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("target", metavar="SCENARIO", help="a scenario (e.g. vespers-1282), GAME/SCENARIO or a game id")
+    sp.add_argument("flags", nargs=argparse.REMAINDER, help="--games N and the rest (SCENARIO --help lists them)")
+    sp.add_argument("-h", "--help", action="help", help="show this help")
+    sp.set_defaults(func=cmd_simulate)
+
+    pv = sub.add_parser("pivotal", help="rank the rolls and draws of a history by how much they moved the "
+                                        "winner's odds",
+                        description="  medviz pivotal h.json --budget 200 --workers 2\n"
+                                    "For each roll: the win probability under each face, from continuations "
+                                    "that share their seeds (common random numbers); rolls where no face "
+                                    "changes any continuation's winner stop after the first round.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pv.add_argument("history", help="a history JSON file")
+    pv.add_argument("--budget", type=bounded("budget", 1, 100_000, "continuations per face of one roll"),
+                    default=200, help="most continuations for each face of a roll (default 200)")
+    pv.add_argument("--first", type=bounded("first", 1, 10_000, "continuations per face in a round"), default=16,
+                    help="continuations per face in each round (default 16)")
+    pv.add_argument("--target", type=float, default=0.05,
+                    help="stop a roll once its swing is known to +/- this (default 0.05)")
+    pv.add_argument("--first-seed", type=bounded("first-seed", 0, SEED_MAX, "a seed is >= 0"), default=0,
+                    help="seed of the first continuation (default 0)")
+    pv.add_argument("--measure", default="winner", metavar="WHAT",
+                    help="what a swing moves: winner (the recorded winner's odds, default), a number column of "
+                         "the games' rows (e.g. vp_B: its mean) or COLUMN=VALUE (e.g. holds_malta=B: its share)")
+    pv.add_argument("--roll", action="append", metavar="ID", help="analyse only this roll or draw (repeatable)")
+    pv.add_argument("--top", type=bounded("top", 1, 100_000, "rolls to print"), default=10,
+                    help="how many rolls to print (default 10)")
+    _where_flags(pv)
+    pv.add_argument("--out", metavar="FILE.json", help="write the whole analysis as JSON to FILE")
+    pv.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    pv.set_defaults(func=cmd_pivotal)
+
+
+def _where_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=bounded("workers", 1, 1024, "local processes"), default=None,
+                   help="local processes (default: one per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on the Dask cluster of this scheduler (e.g. tcp://10.0.0.5:8786); see docs/scale.md")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar (default: on a terminal)")
+
+
+def resolve_scenario(target: str) -> tuple[Any, str]:
+    """The ruleset and scenario a command names: ``GAME/SCENARIO``, a scenario one game has, or a game id."""
+    rulesets = loadable_rulesets()[0]
+    game, sep, scenario = target.partition("/")
+    if sep:
+        if game not in rulesets:
+            raise MalformedInput(f"simulate: no game {game[:60]!r} (installed: {', '.join(sorted(rulesets))})")
+        rs = get_ruleset(game)
+        if scenario not in rs.scenarios():
+            raise MalformedInput(f"simulate: {game} has no scenario {scenario[:60]!r} "
+                                 f"(it has {', '.join(rs.scenarios())})")
+        return rs, scenario
+    if target in rulesets:
+        rs = get_ruleset(target)
+        return rs, rs.scenarios()[0]
+    found = [(rid, rs) for rid, rs in rulesets.items() if target in rs.scenarios()]
+    if len(found) == 1:
+        return found[0][1], target
+    if found:
+        raise MalformedInput(f"simulate: several games have a scenario {target!r}: write "
+                             f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
+    known = sorted({s for rs in rulesets.values() for s in rs.scenarios()} | set(rulesets))
+    close = difflib.get_close_matches(target, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise MalformedInput(f"simulate: no game or scenario {target[:60]!r}{hint}")
+
+
+def simulate_parser(rs: Any, scenario: str) -> argparse.ArgumentParser:
+    """The flags of ``medviz simulate SCENARIO``: the generic ones and the game's own."""
+    p = _FlagParser(prog=f"medviz simulate {scenario}",
+                    description=f"Play many games of {rs.title or rs.game}, {scenario}; print who wins with 95% "
+                                f"intervals (Wilson). The same seeds give the same rows on any workers.")
+    p.add_argument("--games", type=bounded("games", 1, GAMES_MAX, "how many games"), required=True,
+                   help="how many games (or continuations)")
+    p.add_argument("--first-seed", type=bounded("first-seed", 0, SEED_MAX, "a seed is >= 0"), default=0,
+                   help="seed of the first game; the others follow (default 0)")
+    p.add_argument("--from", dest="history", metavar="HISTORY",
+                   help="continue this history (its players and options) instead of new games")
+    p.add_argument("--at", action="append", metavar="ID=VALUE",
+                   help="with --from: a what-if, roll or draw ID shows VALUE (repeatable)")
+    p.add_argument("--after", type=bounded("after", -1, 10**9, "an event number of the history"), default=None,
+                   help="with --from: keep events 0..SEQ as recorded (default: just before the first --at roll)")
+    _where_flags(p)
+    p.add_argument("--out", metavar="FILE", help="write one row per game to FILE.parquet or FILE.csv")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rs.play_arguments(scenario, p)
+    return p
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play the games and print the summary; Ctrl-C keeps (and writes) the games finished."""
+    from medviz.analysis.simulate import check_frame_path, continue_history, simulate
+    from medviz.engine.history import History
+
+    rs, scenario = resolve_scenario(args.target)
+    scenario = rs.play_scenario(scenario, args)
+    flags = simulate_parser(rs, scenario).parse_args(args.flags)
+    if flags.out is not None:
+        check_frame_path(flags.out)
+    if flags.history is None:
+        if flags.at or flags.after is not None:
+            raise MalformedInput("--at and --after continue a history: give it with --from HISTORY")
+        flags.seed = flags.first_seed
+        options, players = rs.play_setup(scenario, flags)
+        sim = simulate(rs, scenario, options, players, flags.games, flags.first_seed, workers=flags.workers,
+                       scheduler=flags.scheduler, progress=flags.progress)
+    else:
+        h = History.load(flags.history)
+        if (h.game, h.scenario) != (rs.game, scenario):
+            raise MalformedInput(f"--from {flags.history}: a history of {h.game}/{h.scenario}, not {rs.game}/{scenario}")
+        at = dict(parse_override(text, "--at") for text in flags.at or [])
+        sim = continue_history(h, flags.games, flags.first_seed, after=flags.after, at=at, workers=flags.workers,
+                               scheduler=flags.scheduler, progress=flags.progress)
+    if flags.out is not None:
+        sim.save(flags.out)
+    if flags.json:
+        sys.stdout.write(sim.to_json())
+    else:
+        print("\n".join(sim.lines()))
+        if flags.out is not None:
+            print(f"{len(sim.frame)} rows written to {flags.out}")
+    return 130 if sim.interrupted else 0
+
+
+def cmd_pivotal(args: argparse.Namespace) -> int:
+    """Rank the rolls of a history by their swing of the winner's odds; print the top ones."""
+    from medviz.analysis.pivotal import pivotal
+    from medviz.engine.files import check_output_path, write_atomic
+    from medviz.engine.history import History
+
+    if not 0 < args.target < 1:
+        raise MalformedInput(f"--target {args.target}: expected a number between 0 and 1 (e.g. 0.05)")
+    if args.out is not None:
+        check_output_path(args.out, "--out")
+    h = History.load(args.history)
+    result = pivotal(h, budget=args.budget, first=args.first, target=args.target, first_seed=args.first_seed,
+                     rolls=args.roll, measure=args.measure, workers=args.workers, scheduler=args.scheduler,
+                     progress=args.progress)
+    if args.out is not None:
+        write_atomic(args.out, result.to_json())
+    if args.json:
+        sys.stdout.write(result.to_json())
+    else:
+        print("\n".join(result.lines(args.top)))
+    return 130 if result.interrupted else 0
