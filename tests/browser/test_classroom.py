@@ -3,7 +3,7 @@
 Voilà is started as the Makefile starts it (the project's template, a pre-started kernel), on
 localhost. The page must show no code, reach nothing beyond this machine, and answer the three
 things a student does first: step the replay, branch a die in the dice lab, and play a move.
-Screenshots at 1280×720 and 1920×1080 go to test-artifacts/.
+Screenshots at 1280×720 and 1920×1080 go to test-artifacts/. It runs in CI's long run (about 1.5 min).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ import pytest
 from helpers_sample import ROOT, free_port, wait_for
 
 VOILA = Path(sys.executable).with_name("voila")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
+                                 reason="the classroom app in a browser runs in CI's long run (MEDVIZ_SLOW=1)")]
 
 
 @pytest.fixture(scope="module")
