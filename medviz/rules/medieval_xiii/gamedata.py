@@ -186,6 +186,10 @@ class GameData:
         return not any(o != card and self.cards[o].x0 == c.x1
                        and min(self.cards[o].y1, c.y1) - max(self.cards[o].y0, c.y0) > 0 for o in in_play)
 
+    def near_cards(self, card: str) -> frozenset[str]:
+        """``card`` and the map cards sharing an edge with it (11.0, ruling R9)."""
+        return frozenset([card, *(c for c in self.cards if c != card and self.edge_adjacent(card, c))])
+
     def card_id(self, kind: str) -> list[str]:
         """The additional Action Card ids of one kind."""
         return [k for k, v in self.action_cards.items() if v == kind]

@@ -49,9 +49,9 @@ def through(s: MedievalState, seat: str, power: str, province: str) -> tuple[boo
         ok = bool(s.turn.get("pope_passage")) and data.powers[power].religion == "catholic"
         return ok, None
     home = s.home.get(province, "")
-    if power in s.excommunicated and province not in s.koc:
-        if home and home != power and data.powers[home].religion == "catholic":
-            return False, None  # 6.3: never through another Catholic Power's province
+    if power in s.excommunicated and (province in s.koc or (home and home != power
+                                                             and data.powers[home].religion == "catholic")):
+        return False, None  # 6.3: never through another Catholic Power's province (7.2: Knights' too)
     owner = s.control.get(province)
     if owner is None or owner == seat:
         return True, None
