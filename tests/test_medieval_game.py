@@ -106,7 +106,7 @@ def invariant_problems(s: MedievalState, at_rest: bool = True) -> list[str]:
         if not s.in_play(prov) or seat not in s.seats or s.data.provinces[prov].uncontrollable:
             out.append(f"control of {prov} by {seat} is impossible")
     for seat in s.seats:
-        if len(s.hands[seat]) > s.data.c("hand_size"):
+        if len(s.hands[seat]) > s.data.c("hand_size") and not s.trading:  # a trade may give a fifth card (13.1)
             out.append(f"{seat} holds {len(s.hands[seat])} cards")
         for power in s.powers_of(seat) if s.order and at_rest else ():  # once set-up has placed the markers (2.3)
             provs = [p for p, h in s.home.items() if h == power and s.in_play(p)] + \
@@ -140,6 +140,20 @@ def test_whole_random_games_keep_the_invariants_after_every_change(scenario: str
         best = max(out["scores"].values())
         winners = out["winner"] if isinstance(out["winner"], list) else [out["winner"]]
         assert all(out["scores"][w] == best for w in winners)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_games_with_trading_keep_the_invariants_and_trade(scenario: str) -> None:
+    h = _game(scenario, 5, trading=True, max_rounds=12)
+    state, _ = RULESET.setup(scenario, {"trading": True})
+    for e in h.events:
+        if isinstance(e, ChangeEvent):
+            RULESET.apply(state, e)
+            assert not invariant_problems(state, at_rest=False), f"{scenario} event {e.seq} {h.describe(e)}"
+    done = [e for e in h.events if getattr(e, "report", "") == "trade" and e.data["done"]]
+    assert done and History.from_json(h.to_json()).to_json() == h.to_json()
+    with pytest.raises(MalformedInput, match="trading"):
+        RULESET.setup(scenario, {"trading": "yes"})
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -409,3 +409,32 @@ def test_11_0_mercenaries_add_their_army_to_the_attack_at_no_cost() -> None:
 def test_the_tables_built_here_are_legal_tables(players: int) -> None:
     s = table({"A": ["france"]}, players=players)
     assert len(s.seats) == players and s.control["fra_2b"] == "A" and "fra_1b" not in s.control
+
+
+# -- 13.1 Trading and Giving (option trading) --------------------------------------------------
+
+def test_13_1_offers_only_with_the_option_and_a_sale_moves_card_and_florins_once_a_turn() -> None:
+    s = table({"A": ["france"], "B": ["spain"]}, hands={"A": ["spies", "disaster"]})
+    assert not any(o["do"] == "offer" for o in turn.action_options(s, "A"))  # tournament rule: off by default
+    s.trading = True
+    spies = card_of(s, "A", "spies")
+    opts = turn.action_options(s, "A")
+    assert {"do": "offer", "to": "B", "sell": spies, "price": 3} in opts
+    assert not any(o.get("sell", "").startswith("disaster") for o in opts)  # never a Mandatory card
+    ctx = context(s, {"trade/B": {"do": "accept"}})
+    turn.trade.make_offer(s, ctx, "T1/A/action-1", "A", {"do": "offer", "to": "B", "sell": spies, "price": 3})
+    assert spies in s.hands["B"] and s.florins["A"] == 13 and s.florins["B"] == 7
+    assert not any(o["do"] == "offer" for o in turn.action_options(s, "A"))  # one card a turn (13.1 C)
+
+
+def test_13_1_a_buy_offer_names_a_kind_and_cannot_be_accepted_without_such_a_card() -> None:
+    s = table({"A": ["france"], "B": ["spain"], "C": ["hungary"]}, hands={"B": ["pope"]}, florins={"A": 5})
+    s.trading = True
+    assert max(o["price"] for o in turn.action_options(s, "A") if o.get("buy")) == 5  # what A can pay
+    ctx = context(s, {"trade/": {"do": "accept"}})
+    turn.trade.make_offer(s, ctx, "T1/A/action-1", "A", {"do": "offer", "to": "C", "buy": "pope", "price": 5})
+    (answer,) = decisions(ctx, "trade/C")
+    assert list(answer.options) == [{"do": "refuse"}] and s.florins["A"] == 5
+    assert not any(o.get("to") == "C" and o.get("buy") == "pope" for o in turn.action_options(s, "A"))  # once a turn
+    turn.trade.make_offer(s, ctx, "T1/A/action-2", "A", {"do": "offer", "to": "B", "buy": "pope", "price": 5})
+    assert any(s.data.action_cards.get(c) == "pope" for c in s.hands["A"]) and s.florins == {"A": 0, "B": 15, "C": 10, "D": 10}

@@ -61,7 +61,7 @@ class HeuristicPolicy:
             return max(opts, key=lambda o: self._commit_value(s, o))
         if "/excommunicate/" in d:
             return opts[-1]
-        if "/permission/" in d:
+        if "/permission/" in d or "/trade/" in d:  # it lets nobody through and trades with nobody (9.5, 13.1)
             return next(o for o in opts if o["do"] == "refuse")
         if tail in ("jihad", "mercenaries") or "/knights" in d:
             return opts[-1]

@@ -2,7 +2,8 @@
 
 Scenarios ``three-players``, ``four-players`` and ``five-players``; seats ``A`` to ``E`` (the
 Example of Play's letters). Options: ``data_override``, a TOML file patching the shipped data; ``max_rounds`` (default 60),
-after which the game stops even if the deck has not ended it (a ruling, see the coverage doc).
+after which the game stops even if the deck has not ended it (a ruling, see the coverage doc);
+``trading`` (default off), the tournament rule 13.1 as offers and answers (``trade.py``).
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ GAME = "medieval-xiii"
 
 def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]:
     def setup(options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        unknown = set(options) - {"data_override", "max_rounds"}
+        unknown = set(options) - {"data_override", "max_rounds", "trading"}
         if unknown:
             raise MalformedInput(f"{GAME}: unknown option(s) {', '.join(sorted(unknown))} "
-                                 f"(known: data_override, max_rounds)")
+                                 f"(known: data_override, max_rounds, trading)")
+        trading = options.get("trading", False)
+        if not isinstance(trading, bool):
+            raise MalformedInput(f"{GAME}: option trading must be true or false, not {trading!r}")
         max_rounds = options.get("max_rounds", 60)
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1000:
             raise MalformedInput(f"{GAME}: option max_rounds must be a whole number 1..1000, not {max_rounds!r}")
@@ -38,7 +42,9 @@ def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]
         if override is not None and not isinstance(override, str):
             raise MalformedInput(f"{GAME}: option data_override must be a file path, not {override!r}")
         data = load_game_data(override)
-        return turn.initial_state(scenario, data, max_rounds), [Task.of("prepare", checkpoint=True)]
+        state = turn.initial_state(scenario, data, max_rounds)
+        state.trading = trading
+        return state, [Task.of("prepare", checkpoint=True)]
     return setup
 
 
@@ -64,7 +70,7 @@ class MedievalRuleset(DefinedRuleset):
         return GameDefinition(scenarios=scenarios, tasks=tasks, reducers=REDUCERS, phases=phases)
 
     def options(self, scenario: str) -> Mapping[str, Any]:
-        return {"data_override": None, "max_rounds": 60}
+        return {"data_override": None, "max_rounds": 60, "trading": False}
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:

@@ -66,6 +66,8 @@ class MedievalState:
     #: The game stops after this round even if the Mongols have not ended it (option ``max_rounds``;
     #: a ruling for players who never draw: the rules end the game only through the deck, 3.5).
     max_rounds: int = 60
+    #: Trading and Giving (13.1, a tournament rule) is in play (option ``trading``).
+    trading: bool = False
     #: Why the game ended ("" while it goes on).
     over: str = ""
     #: The seat an observed copy is seen by (``Ruleset.observe``); None: the whole table.
