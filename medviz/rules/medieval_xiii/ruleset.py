@@ -14,7 +14,7 @@ from typing import Any
 
 from medviz.engine import DecisionPoint, History, IllegalAction, MalformedInput, MedvizError, Policy, Seat, Task
 from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
-from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent, ShuffleEvent
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, RollEvent, ShuffleEvent
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
@@ -100,25 +100,38 @@ class MedievalRuleset(DefinedRuleset):
                              f"{list(point.options)!r}", rule="3.1")
 
     def describe_for(self, state: Any, event: Event, seat: str) -> str:
-        """What ``seat`` may read (1.7, 2.1, 2.6): a deck's order stays face down, another seat's drawn
-        card and what its Spies saw stay hidden; everything played or bid is open once it happens."""
+        """What ``seat`` may read (1.7, 2.1, 2.6, 9.6): a deck's order stays face down, another seat's
+        drawn card, what its Spies saw and its secret Militia bid (until the bids are revealed) stay
+        hidden; everything played is open once it happens."""
+        from medviz.rules.medieval_xiii.words import seat as seat_words
+
         if isinstance(event, ShuffleEvent):
-            return f"the {event.shuffle.replace('-', ' ')} is shuffled ({len(event.order)} cards, face down)"
+            return f"{event.purpose or 'A deck is shuffled'}: {len(event.order)} cards, face down"
         if isinstance(event, ChangeEvent) and event.change in ("draw_card", "peek") and event.data.get("seat") != seat:
             verb = "draws a card" if event.change == "draw_card" else "learns something with Spies (8.1)"
-            return f"{event.data.get('seat')} {verb}"
+            return f"{seat_words(event.data.get('seat'))} {verb}"
+        if isinstance(event, DecisionEvent) and event.secret and event.actor != seat:
+            return f"{seat_words(event.actor)} decides in secret: {(event.prompt or 'a bid').rstrip('?')}"
         return self.describe_in(state, event)
 
     def describe(self, event: Event) -> str:
-        if isinstance(event, ChangeEvent):
-            data = dict(event.data)
-            why = data.pop("why", "")
-            return f"{event.change}: " + ", ".join(f"{k}={v}" for k, v in data.items()) + (f" ({why})" if why else "")
-        if isinstance(event, DecisionEvent):
-            return f"{event.actor} chose {event.choice!r} at {event.decision}"
-        if isinstance(event, ReportEvent):
-            return f"{event.report}: " + ", ".join(f"{k}={v}" for k, v in event.data.items())
-        return super().describe(event)
+        """The event in plain words, with the shipped data's names."""
+        from medviz.rules.medieval_xiii.words import event_words
+
+        return event_words(load_game_data(), event)
+
+    def describe_in(self, state: Any, event: Event) -> str:
+        """The event in plain words, with the names of the game's own data (an override file's too)."""
+        from medviz.rules.medieval_xiii.words import event_words
+
+        return event_words(state.data if isinstance(state, MedievalState) else load_game_data(), event)
+
+    def describe_option(self, point: DecisionPoint, option: Any) -> str:
+        """An option in words (the play table's buttons)."""
+        from medviz.rules.medieval_xiii.words import option_words
+
+        data = point.state.data if isinstance(point.state, MedievalState) else load_game_data()
+        return option_words(data, option)
 
     # -- the map and the apps (view.py, portrayal.py) ----------------------------------------------
     def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:

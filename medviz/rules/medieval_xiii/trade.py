@@ -24,6 +24,8 @@ from typing import Any
 from medviz.engine import Context
 from medviz.rules.medieval_xiii.interrupts import holding
 from medviz.rules.medieval_xiii.state import MedievalState
+from medviz.rules.medieval_xiii.words import card as card_words
+from medviz.rules.medieval_xiii.words import kind_words
 
 #: The prices (Fl) an offer may name: a short ladder keeps the options few (a ruling).
 PRICES = (1, 2, 3, 5, 8)
@@ -70,9 +72,10 @@ def make_offer(s: MedievalState, ctx: Context, rid: str, seat: str, offer: Mappi
         able = s.florins[other] >= price
         buyer, seller = other, seat
     opts: list[dict[str, Any]] = [{"do": "refuse"}] + ([{"do": "accept"}] if able else [])
+    thing = f"a {kind_words(what)} card of yours" if "buy" in offer else card_words(s.data, what)
     answer = ctx.decide(f"{rid}/trade/{other}", other, opts,
-                        prompt=f"{seat} offers to {'buy a card of kind ' + what if 'buy' in offer else 'sell ' + what} "
-                               f"for {price} Fl: accept (13.1)?")
+                        prompt=f"Player {seat} offers {price} Fl for {thing}: accept (13.1)?" if "buy" in offer
+                        else f"Player {seat} offers you {thing} for {price} Fl: accept (13.1)?")
     if answer["do"] != "accept":
         ctx.report("trade", actor=other, buyer=buyer, seller=seller, price=price, done=False, rule="13.1")
         return
