@@ -10,7 +10,9 @@ preferred to the sea, the sea to asking permission.
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from medviz.rules.medieval_xiii.state import MedievalState
 
@@ -60,8 +62,44 @@ def through(s: MedievalState, seat: str, power: str, province: str) -> tuple[boo
     return True, owner
 
 
+#: Recent answers of ``targets`` by everything they depend on (``_inputs``): a player's options, the
+#: heuristic's look and the attack itself ask the same question of the same table several times.
+_TARGETS: OrderedDict[tuple[Any, ...], tuple[Any, dict[str, Route]]] = OrderedDict()
+_TARGETS_KEPT = 256
+
+
+def _inputs(s: MedievalState, seat: str, power: str) -> tuple[Any, ...]:
+    """Everything ``targets`` reads: the map cards in play, control, homes, Knights, Excommunications,
+    Marriages and the Pope's passage this turn (the game's data by identity, see ``targets``)."""
+    return (id(s.data), seat, power, tuple(s.map_in_play), tuple(s.control.items()), tuple(s.home.items()),
+            tuple(s.koc), tuple(s.excommunicated), tuple(tuple(m) for m in s.marriages),
+            bool(s.turn.get("pope_passage")))
+
+
 def targets(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
-    """Every province ``power`` (held by ``seat``) can reach to attack, with its cheapest route."""
+    """Every province ``power`` (held by ``seat``) can reach to attack, with its cheapest route.
+
+    Answers are kept for the same inputs (the data object itself is kept with them, so its id
+    cannot be reused while they are).
+    """
+    key = _inputs(s, seat, power)
+    kept = _TARGETS.get(key)
+    if kept is not None and kept[0] is s.data:
+        _TARGETS.move_to_end(key)
+        return dict(kept[1])
+    found = _search(s, seat, power)
+    _TARGETS[key] = (s.data, found)
+    if len(_TARGETS) > _TARGETS_KEPT:
+        _TARGETS.popitem(last=False)
+    return dict(found)
+
+
+def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
+    """The cheapest-first search of ``targets``.
+
+    ``through``, the target test and ``_sea_reach`` depend only on the province within one search,
+    so each is worked out once per province (the search asks them hundreds of times each).
+    """
     data = s.data
     navy = data.powers[power].navy is not None
     starts = [p for p in s.home_provinces(power) if s.control.get(p) == seat]
@@ -70,10 +108,25 @@ def targets(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
     for p in starts:
         heapq.heappush(heap, (0, p, False, (), ()))
     found: dict[str, Route] = {}
+    cards = set(s.map_in_play)
+    provinces = data.provinces
+    control = s.control
+    passes: dict[str, tuple[bool, str | None]] = {}
+    aims: dict[str, bool] = {}
+    seas_from: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def can_pass(q: str) -> tuple[bool, str | None]:
+        got = passes.get(q)
+        if got is None:
+            got = passes[q] = through(s, seat, power, q)
+        return got
 
     def offer(target: str, cost: int, perm: tuple[str, ...], seas: tuple[str, ...]) -> None:
-        info = data.provinces[target]
-        if info.uncontrollable or not s.in_play(target) or s.control.get(target) == seat:
+        aim = aims.get(target)
+        if aim is None:
+            info = provinces[target]
+            aim = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
+        if not aim:
             return
         old = found.get(target)
         if old is None or cost < old.cost:
@@ -86,15 +139,18 @@ def targets(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
         best[(p, used)] = cost
         for q in data.borders[p]:
             offer(q, cost, perm, seas)
-            ok, asks = through(s, seat, power, q)
+            ok, asks = can_pass(q)
             if ok:
                 step = PERMISSION_COST if asks else 0
                 heapq.heappush(heap, (cost + step, q, used, perm + ((asks,) if asks and asks not in perm else ()),
                                       seas))
         if navy and not used:
-            for landing, path in _sea_reach(s, p).items():
+            reach = seas_from.get(p)
+            if reach is None:
+                reach = seas_from[p] = _sea_reach(s, p)
+            for landing, path in reach.items():
                 offer(landing, cost + SEA_COST, perm, path)
-                ok, asks = through(s, seat, power, landing)
+                ok, asks = can_pass(landing)
                 if ok:
                     step = SEA_COST + (PERMISSION_COST if asks else 0)
                     heapq.heappush(heap, (cost + step, landing, True,
