@@ -158,6 +158,15 @@ class GameData:
         """A rules constant by name (``militia_cost``...)."""
         return self.constants[name]
 
+    @functools.cached_property
+    def by_power(self) -> Mapping[str, tuple[str, ...]]:
+        """Power -> the provinces printed with its name, in data order (worked out once)."""
+        out: dict[str, list[str]] = {}
+        for p, v in self.provinces.items():
+            if v.power:
+                out.setdefault(v.power, []).append(p)
+        return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
     def provinces_of(self, power: str) -> tuple[str, ...]:
         """The provinces printed with ``power``'s name (4.1), in data order."""
         return _provinces_of(self, power)
@@ -195,13 +204,8 @@ class GameData:
         return [k for k, v in self.action_cards.items() if v == kind]
 
 
-@functools.lru_cache(maxsize=256)
-def _provinces_of_cached(data_id: int, power: str, items: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    return tuple(p for p, pw in items if pw == power)
-
-
 def _provinces_of(data: GameData, power: str) -> tuple[str, ...]:
-    return _provinces_of_cached(id(data), power, tuple((p, v.power) for p, v in data.provinces.items()))
+    return data.by_power.get(power, ())
 
 
 def power_card(power: str) -> str:

@@ -121,45 +121,75 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
             got = passes[q] = through(s, seat, power, q)
         return got
 
-    def offer(target: str, cost: int, perm: tuple[str, ...], seas: tuple[str, ...]) -> None:
-        aim = aims.get(target)
-        if aim is None:
+    def aim(target: str) -> bool:
+        got = aims.get(target)
+        if got is None:
             info = provinces[target]
-            aim = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
-        if not aim:
-            return
-        old = found.get(target)
-        if old is None or cost < old.cost:
-            found[target] = Route(cost, perm, seas)
+            got = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
+        return got
 
+    def offer(target: str, cost: int, perm: tuple[str, ...], seas: tuple[str, ...]) -> None:
+        if aim(target):
+            old = found.get(target)
+            if old is None or cost < old.cost:
+                found[target] = Route(cost, perm, seas)
+
+    borders = data.borders
+    push, pop = heapq.heappush, heapq.heappop
     while heap:
-        cost, p, used, perm, seas = heapq.heappop(heap)
+        cost, p, used, perm, seas = pop(heap)
         if best.get((p, used), 1 << 30) <= cost:
             continue
         best[(p, used)] = cost
-        for q in data.borders[p]:
-            offer(q, cost, perm, seas)
-            ok, asks = can_pass(q)
+        # A step to a place already reached as cheaply is left out of the heap: it would be popped and
+        # skipped, so leaving it out changes nothing but the work.
+        for q in borders[p]:
+            a = aims.get(q)
+            if a is None:
+                a = aim(q)
+            if a:  # offer(q, ...), inlined: the search's innermost loop
+                old = found.get(q)
+                if old is None or cost < old.cost:
+                    found[q] = Route(cost, perm, seas)
+            ok, asks = passes.get(q) or can_pass(q)
             if ok:
-                step = PERMISSION_COST if asks else 0
-                heapq.heappush(heap, (cost + step, q, used, perm + ((asks,) if asks and asks not in perm else ()),
-                                      seas))
+                nxt = cost + (PERMISSION_COST if asks else 0)
+                if best.get((q, used), 1 << 30) > nxt:
+                    push(heap, (nxt, q, used, perm + ((asks,) if asks and asks not in perm else ()), seas))
         if navy and not used:
             reach = seas_from.get(p)
             if reach is None:
                 reach = seas_from[p] = _sea_reach(s, p)
             for landing, path in reach.items():
                 offer(landing, cost + SEA_COST, perm, path)
-                ok, asks = can_pass(landing)
+                ok, asks = passes.get(landing) or can_pass(landing)
                 if ok:
-                    step = SEA_COST + (PERMISSION_COST if asks else 0)
-                    heapq.heappush(heap, (cost + step, landing, True,
-                                          perm + ((asks,) if asks and asks not in perm else ()), path))
+                    nxt = cost + SEA_COST + (PERMISSION_COST if asks else 0)
+                    if best.get((landing, True), 1 << 30) > nxt:
+                        push(heap, (nxt, landing, True, perm + ((asks,) if asks and asks not in perm else ()), path))
     return found
+
+
+#: ``_sea_reach`` answers by (data id, cards in play, province), each with its data object (kept, so
+#: its id cannot be reused while the answer is).
+_SEA: dict[tuple[int, tuple[str, ...], str], tuple[Any, dict[str, tuple[str, ...]]]] = {}
 
 
 def _sea_reach(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
     """Coastal provinces reachable by one use of Naval Transport from ``province``, with the seas crossed."""
+    key = (id(s.data), tuple(s.map_in_play), province)
+    kept = _SEA.get(key)
+    if kept is not None and kept[0] is s.data:
+        return kept[1]
+    if len(_SEA) > 4096:
+        _SEA.clear()
+    out = _sea_search(s, province)
+    _SEA[key] = (s.data, out)
+    return out
+
+
+def _sea_search(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
+    """The breadth-first search of ``_sea_reach``."""
     data = s.data
     frontier = [(sea, (sea.id,)) for sea in data.seas.values() if province in sea.coasts and sea.card in s.map_in_play]
     seen: dict[str, tuple[str, ...]] = {}

@@ -8,7 +8,7 @@ after which the game stops even if the deck has not ended it (a ruling, see the 
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -86,14 +86,13 @@ class MedievalRuleset(DefinedRuleset):
         A shallow view: the hidden fields are replaced, the rest is shared; policies only read it.
         """
         s: MedievalState = state
-        return dataclasses.replace(
-            s,
-            hands={k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()},
-            action_deck=[HIDDEN] * len(s.action_deck),
-            map_deck=[HIDDEN] * len(s.map_deck),
-            peeks={k: v for k, v in s.peeks.items() if k == seat},
-            seen_by=seat,
-        )
+        view = copy.copy(s)
+        view.hands = {k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()}
+        view.action_deck = [HIDDEN] * len(s.action_deck)
+        view.map_deck = [HIDDEN] * len(s.map_deck)
+        view.peeks = {k: v for k, v in s.peeks.items() if k == seat}
+        view.seen_by = seat
+        return view
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         return IllegalAction(f"{point.decision}: {choice!r} is not allowed here; the legal options are "

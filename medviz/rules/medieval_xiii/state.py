@@ -92,7 +92,8 @@ class MedievalState:
 
     def home_provinces(self, power: str) -> list[str]:
         """The in-play provinces that count as ``power``'s home provinces now."""
-        return [p for p, h in self.home.items() if h == power and self.in_play(p)]
+        provinces, cards = self.data.provinces, self.map_in_play
+        return [p for p, h in self.home.items() if h == power and provinces[p].card in cards]
 
     def religion_of(self, province: str) -> str:
         """A province's religion: its Power card's, Catholic for Knights of Christ (4.6), "" for none."""
