@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,7 +211,7 @@ def _sea_search(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def land_linked(s: MedievalState, a: str, b: str, cards: set[str]) -> bool:
+def land_linked(s: MedievalState, a: str, b: str, cards: AbstractSet[str]) -> bool:
     """A land path of borders joins provinces ``a`` and ``b`` using only provinces on ``cards`` (11.0)."""
     seen = {a}
     stack = [a]
