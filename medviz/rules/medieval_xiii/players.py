@@ -109,7 +109,9 @@ class HeuristicPolicy:
                 return act
             for target, route in targets(s, me, power).items():
                 best = max(best, self._attack_score(s, me, power, target, route.kind))
-        return act if best >= 1.0 else income
+                if best >= 1.0:  # one paying attack is enough to act
+                    return act
+        return income
 
     def _action(self, s: MedievalState, me: str, opts: Any) -> Any:
         data = s.data
