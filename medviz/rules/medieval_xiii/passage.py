@@ -104,7 +104,6 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
     data = s.data
     navy = data.powers[power].navy is not None
     starts = [p for p in s.home_provinces(power) if s.control.get(p) == seat]
-    best: dict[tuple[str, bool], int] = {}
     heap: list[tuple[int, str, bool, tuple[str, ...], tuple[str, ...]]] = []
     for p in starts:
         heapq.heappush(heap, (0, p, False, (), ()))
@@ -129,44 +128,49 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
             got = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
         return got
 
-    def offer(target: str, cost: int, perm: tuple[str, ...], seas: tuple[str, ...]) -> None:
-        if aim(target):
-            old = found.get(target)
-            if old is None or cost < old.cost:
-                found[target] = Route(cost, perm, seas)
-
     borders = data.borders
     push, pop = heapq.heappush, heapq.heappop
+    land_best: dict[str, int] = {}  # cheapest cost popped so far, before and after the one sea voyage
+    sea_best: dict[str, int] = {}
+    far = 1 << 30
     while heap:
         cost, p, used, perm, seas = pop(heap)
-        if best.get((p, used), 1 << 30) <= cost:
+        best = sea_best if used else land_best
+        if best.get(p, far) <= cost:
             continue
-        best[(p, used)] = cost
+        best[p] = cost
         # A step to a place already reached as cheaply is left out of the heap: it would be popped and
-        # skipped, so leaving it out changes nothing but the work.
+        # skipped, so leaving it out changes nothing but the work. ``offer`` is inlined in both loops.
         for q in borders[p]:
             a = aims.get(q)
             if a is None:
                 a = aim(q)
-            if a:  # offer(q, ...), inlined: the search's innermost loop
+            if a:
                 old = found.get(q)
                 if old is None or cost < old.cost:
                     found[q] = Route(cost, perm, seas)
             ok, asks = passes.get(q) or can_pass(q)
             if ok:
                 nxt = cost + (PERMISSION_COST if asks else 0)
-                if best.get((q, used), 1 << 30) > nxt:
+                if best.get(q, far) > nxt:
                     push(heap, (nxt, q, used, perm + ((asks,) if asks and asks not in perm else ()), seas))
         if navy and not used:
             reach = seas_from.get(p)
             if reach is None:
                 reach = seas_from[p] = _sea_reach(s, p)
+            landed = cost + SEA_COST
             for landing, path in reach.items():
-                offer(landing, cost + SEA_COST, perm, path)
+                a = aims.get(landing)
+                if a is None:
+                    a = aim(landing)
+                if a:
+                    old = found.get(landing)
+                    if old is None or landed < old.cost:
+                        found[landing] = Route(landed, perm, path)
                 ok, asks = passes.get(landing) or can_pass(landing)
                 if ok:
-                    nxt = cost + SEA_COST + (PERMISSION_COST if asks else 0)
-                    if best.get((landing, True), 1 << 30) > nxt:
+                    nxt = landed + (PERMISSION_COST if asks else 0)
+                    if sea_best.get(landing, far) > nxt:
                         push(heap, (nxt, landing, True, perm + ((asks,) if asks and asks not in perm else ()), path))
     return found
 
