@@ -169,7 +169,7 @@ def test_the_dice_lab_branches_a_card_place(game: History) -> None:
     other = next(c for c in game.roll("map-deck/1").cards if c != first)
     lab.model.select("map-deck/1")
     assert lab.model.picks_card() and lab.model.value == first
-    assert lab.cards.layout.display is None and lab.faces.layout.display == "none" and first in lab.cards.options
+    assert lab.cards.layout.display is None and lab.faces.layout.display == "none" and first in [v for _w, v in lab.cards.options]
     assert "probability 1/11" in lab.info.value
     lab.cards.value = other  # as a person picks it
     assert lab.model.value == other
@@ -242,13 +242,100 @@ def test_a_seats_log_hides_other_hands_deck_orders_and_spies_in_the_viewer_and_t
     mine = next(e for e in draws if e.data["seat"] == "A")
     theirs = next(e for e in draws if e.data["seat"] == "B")
     deck = h.shuffles()[0]
-    assert str(theirs.data["card"]) in h.describe(theirs)  # the teacher's full log names the card
-    assert h.describe(theirs, "A") == "B draws a card"
-    assert str(mine.data["card"]) in h.describe(mine, "A")  # A reads its own card
+    from medviz.rules.medieval_xiii.words import card
+
+    assert card(h.final_state.data, theirs.data["card"]) in h.describe(theirs)  # the teacher's full log names the card
+    assert h.describe(theirs, "A") == "Player B draws a card"
+    assert card(h.final_state.data, mine.data["card"]) in h.describe(mine, "A")  # A reads its own card
     assert deck.order[0] not in h.describe(deck, "A") and "face down" in h.describe(deck, "A")
     log = page_data(h, seat="A").log
-    assert log[theirs.seq] == "B draws a card" and str(mine.data["card"]) in log[mine.seq]
+    assert log[theirs.seq] == "Player B draws a card" and card(h.final_state.data, mine.data["card"]) in log[mine.seq]
     viewer = ReplayViewer(h, seat="A", start=theirs.seq)
-    assert f"{theirs.seq}</span> B draws a card</div>" in viewer.events.value  # the card stays hidden
+    assert f"{theirs.seq}</span> Player B draws a card</div>" in viewer.events.value  # the card stays hidden
     full = ReplayViewer(h, start=theirs.seq)
-    assert f"{theirs.seq}</span> B draws a card</div>" not in full.events.value
+    assert f"{theirs.seq}</span> Player B draws a card</div>" not in full.events.value
+
+
+# -- hot seat: several people at one screen (issue 12.7) ------------------------------------------
+
+def _hot_seat_model() -> Any:
+    from medviz.apps.play_model import PlayModel
+
+    return PlayModel("four-players", ("A", "B", "C", "D"), seed=3, game="medieval-xiii")
+
+
+def test_a_hot_seat_table_screens_between_seats_and_shows_each_only_its_own_hand() -> None:
+    from medviz.engine import MalformedInput
+
+    m = _hot_seat_model()
+    assert m.hot_seat and m.screen == m.pending.actor and m.labels == [] and m.view() is None and m.recent() == []
+    with pytest.raises(MalformedInput, match="pass the screen"):
+        m.choose_index(0)
+    seen_hands = 0
+    for _ in range(60):  # through the draft, the deal and the first turns
+        if m.finished:
+            break
+        if m.screen:
+            waiting = m.screen
+            m.reveal()
+            assert m.screen == "" and m.side == waiting and m.labels
+        me = m.side
+        view = m.view()
+        seats = view["seats"]
+        for seat, info in seats.items():
+            if seat == me:
+                assert isinstance(info["hand"], list)
+                seen_hands += bool(info["hand"])
+            else:  # another seat's hand: only its size (or nothing before the deal)
+                assert isinstance(info["hand"], int) or info["hand"] == []
+        for line in m.recent():
+            for other in "ABCD":
+                if other != me and line.startswith(f"Player {other} draws "):
+                    assert line == f"Player {other} draws a card"
+        m.choose_index(len(m.labels) - 1 if m.in_setup() else 0)
+    assert seen_hands
+
+
+def test_the_screen_comes_up_whenever_the_decision_passes_to_another_seat() -> None:
+    m = _hot_seat_model()
+    changes = 0
+    last = None
+    for _ in range(40):
+        if m.finished:
+            break
+        if m.screen:
+            assert m.screen != last  # the same seat deciding twice in a row is not screened again
+            changes += 1
+            m.reveal()
+        last = m.side
+        m.choose_index(0)
+    assert changes >= 4
+
+
+def test_a_single_player_table_of_medieval_hides_the_computer_players_hands() -> None:
+    from medviz.apps.play_model import PlayModel
+
+    m = PlayModel("three-players", "A", "heuristic", seed=2, game="medieval-xiii")
+    assert not m.hot_seat and not m.screen
+    while m.pending is not None and not m.table.state.order:  # through the draft and the deal (2.2-2.7)
+        m.auto()
+    view = m.view()
+    assert isinstance(view["seats"]["A"]["hand"], list)
+    assert all(isinstance(view["seats"][s]["hand"], int) for s in "BC")
+
+
+def test_dicelab_in_a_seat_mode_shows_no_other_hand_nor_card_places() -> None:
+    from medviz.apps import DiceLab
+    from medviz.engine import MalformedInput, RandomPolicy, play
+    from medviz.rules.medieval_xiii.ruleset import RULESET
+
+    h = play(RULESET, "three-players", {"max_rounds": 3}, seed=5, players={s: RandomPolicy(i) for i, s in enumerate("ABC")})
+    full = DiceLab(h, map_size=(640, 400))
+    assert any("card" in label and "of 2.5: the Action Deck" in label for label, _k in full.rolls.options)
+    assert not any("power-" in label or "_" in label for label, _k in full.rolls.options)
+    lab = DiceLab(h, map_size=(640, 400), seat="A")
+    assert all(not k.startswith(("action-deck/", "map-deck/")) for _l, k in lab.rolls.options)
+    assert isinstance(lab.map.view["seats"]["A"]["hand"], list) if lab.map is not None else True
+    assert lab.map is not None and all(isinstance(lab.map.view["seats"][s]["hand"], int) for s in "BC")
+    with pytest.raises(MalformedInput, match="seat"):
+        DiceLab(h, seat="Z")

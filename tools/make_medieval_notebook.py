@@ -94,6 +94,21 @@ for line in medieval.compare_views(medieval.view_at(history, len(history) - 1), 
 Pick any die — or any card place of a shuffled deck, listed after the dice — see how likely it was,
 change it and watch the branch; the tree keeps every branch you explored."""),
     code("""DiceLab(history)"""),
+    md("""## The dice lab from one seat
+
+A seat's own lab: the map shows Player A's hand and only how many cards the others hold, the dice are
+told in the words Player A may read, and the decks stay face down (no card places to change)."""),
+    code("""DiceLab(history, seat="A", map_size=(None, 560))"""),
+    md("""## Play it yourselves: one laptop, four players
+
+A hot-seat table: four students share the screen. Before each decision the table hides everything
+and names the player whose turn it is; only that player presses *Show my cards*, and sees the map
+with their own hand (the others' hands only as a count), the question and its options. When the
+decision passes to another seat (a Militia bid, a Permission, a Crusade), the screen comes up again."""),
+    code("""from medviz.apps import PlayTable
+
+table = PlayTable("four-players", ("A", "B", "C", "D"), seed=7, game="medieval-xiii", map_size=(None, 560))
+table"""),
 ]
 
 if __name__ == "__main__":

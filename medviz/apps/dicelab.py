@@ -9,10 +9,20 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, battle_table, html_box
-from medviz.apps.model import DiceLabModel, card_label, default_view_at, normalise_view_at, roll_effects, roll_label
+from medviz.apps.model import (
+    DiceLabModel,
+    card_label,
+    default_view_at,
+    normalise_view_at,
+    observes,
+    roll_effects,
+    roll_label,
+    seat_view_at,
+)
 from medviz.apps.tree import BranchTree
-from medviz.engine.errors import MedvizError
+from medviz.engine.errors import MalformedInput, MedvizError
 from medviz.engine.history import History
+from medviz.engine.policy import DecisionPoint
 
 __all__ = ["DiceLab"]
 
@@ -20,12 +30,23 @@ __all__ = ["DiceLab"]
 class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
     """Change one die or card and watch the branch: roll picker, faces (or cards), branch button, map or
     battle table, the branch tree and the diff in words. Card places of shuffled decks (``<shuffle>/<n>``)
-    are listed after the rolls and draws; picking one offers the deck's cards instead of faces."""
+    are listed after the rolls and draws; picking one offers the deck's cards instead of faces.
+
+    ``seat``: for a game that hides something from its seats (``Ruleset.observe``), the lab as that
+    seat may see it: the map from its view, the rolls in the words it may read, and no card places
+    (a deck's order is face down to every seat)."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
-                 map_size: tuple[int | None, int] = (None, 750)) -> None:
+                 map_size: tuple[int | None, int] = (None, 750), seat: str | None = None) -> None:
         self.model = DiceLabModel(history)
-        self.view_at = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
+        self.seat_shown = seat
+        if seat is not None:
+            seats = [s.id for s in history.ruleset.seats(history.scenario)] if observes(history) else []
+            if seat not in seats:
+                raise MalformedInput(f"seat {seat!r}: this game shows no seat's own view"
+                                     + (f" (its seats: {', '.join(seats)})" if seats else ""))
+        self.view_at = normalise_view_at(view_at, history) if view_at is not None else (
+            seat_view_at(history, seat) if seat is not None else default_view_at(history))
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
         self.cards = widgets.Dropdown(options=[], description="try card", layout=widgets.Layout(width="360px",
@@ -91,14 +112,25 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self._syncing = True
         try:
             rolls = self.model.rolls()
-            places = self.model.card_places()
+            places = self.model.card_places() if self.seat_shown is None else []
             self.rolls.options = (
-                [(f"{r.seq}: {self.model.current.describe(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
-                + [(f"{e.seq}: card {key} = {e.card_at(int(key.rpartition('/')[2]))}"[:110], key) for key, e in places])
+                [(f"{r.seq}: {self._words(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
+                + [(f"{e.seq}: card {key.rpartition('/')[2]} of {e.purpose or e.shuffle}: "
+                    f"{self._card(e.card_at(int(key.rpartition('/')[2])))}"[:110], key) for key, e in places])
             if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
                 self.rolls.value = self.model.selected_roll
         finally:
             self._syncing = False
+
+    def _words(self, event: Any) -> str:
+        """An event in the words the lab's seat (or the teacher) may read."""
+        h = self.model.current
+        return str(h.describe(event) if self.seat_shown is None else h.describe(event, self.seat_shown))
+
+    def _card(self, card: Any) -> str:
+        """A card in the game's words (its ruleset's ``describe_option``: a card to try is an option)."""
+        h = self.model.current
+        return str(h.ruleset.describe_option(DecisionPoint("", "", (card,), h.final_state), card))
 
     def _on_roll(self, change: Mapping[str, Any]) -> None:
         if not self._syncing and change["new"]:
@@ -158,7 +190,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             f"{'outline:2px solid #b8860b' if str(face) == str(self.model.value) and not shown else ''}'>"
             f"<td style='padding:0 8px'>{html.escape(face)}</td><td>{html.escape(meaning) or '—'}</td></tr>"
             for face, meaning, shown in rows)
-        self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self.model.current.describe(roll))}"
+        self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self._words(roll))}"
                            f"<br>shows <b>{roll.value}</b>, probability {prob} ({float(prob):.1%})</p>"
                            f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>")
 
@@ -172,14 +204,14 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         try:
             if self.rolls.value != key:
                 self.rolls.value = key
-            self.cards.options = sorted(set(deck.cards))
+            self.cards.options = [(self._card(c), c) for c in sorted(set(deck.cards))]
             self.cards.value = self.model.value if self.model.value in deck.cards else None
         finally:
             self._syncing = False
         prob = deck.probability(shown)
         self.info.value = (f"<p><b>{html.escape(key)}</b>: place {html.escape(key.rpartition('/')[2])} of "
                            f"{len(deck.order)} (1 = the top card) of the deck <i>{html.escape(deck.purpose or deck.shuffle)}"
-                           f"</i><br>holds <b>{html.escape(str(shown))}</b>, probability {prob} ({float(prob):.1%})"
+                           f"</i><br>holds <b>{html.escape(self._card(shown))}</b>, probability {prob} ({float(prob):.1%})"
                            f"<br>Another card put here swaps places with it; every other card stays.</p>")
 
     def _show_branch(self) -> None:

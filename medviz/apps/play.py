@@ -10,7 +10,7 @@ into ``ReplayViewer`` or ``DiceLab``.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -28,12 +28,13 @@ __all__ = ["PlayTable"]
 class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
     """Play seat ``side`` of ``game``'s ``scenario`` against ``opponent`` (a player spec or policy)."""
 
-    def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
+    def __init__(self, scenario: str = "vespers-1282", side: str | Sequence[str] = "B",
+                 opponent: str | Policy = "heuristic", *,
                  seed: int = 0, options: Mapping[str, Any] | None = None,
                  map_size: tuple[int | None, int] = (None, 750), game: str | Ruleset = DEFAULT_GAME) -> None:
         self.model = PlayModel(scenario, side, opponent, seed=seed, options=options, game=game)
         self.header = html_box(width="auto")
-        first = self.model.view()
+        first = self.model.view(anyway=True)
         self.map = MapPane(first, *map_size, ruleset=self.model.table.ruleset) if first is not None else None
         self.prompt = html_box(width="auto")
         self.choices = widgets.Select(options=[], rows=8, layout=widgets.Layout(width="98%"))
@@ -44,6 +45,9 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
                                          "place the rest of your counters as they stood (default deployment)")
         self.undo_button = self._button("Undo", "take back your last move")
         self.finish_button = self._button("Finish the game for me", "the heuristic plays your side to the end")
+        self.reveal_button = self._button("Show my cards", "hot seat: only the player named above presses this",
+                                          "success")
+        self.reveal_button.on_click(self._acting(self.model.reveal))
         self.notice = html_box(width="auto")
         self.recent = html_box(width="auto", max_height="360px", overflow="auto")
         self.outcome = html_box(width="auto")
@@ -56,11 +60,12 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         self.model.observe(self._on_message, names="message")
         buttons = widgets.HBox([self.choose_button, self.auto_button, self.setup_button, self.undo_button,
                                 self.finish_button], layout=widgets.Layout(flex_flow="row wrap"))
-        decide = widgets.VBox([self.prompt, self.choices, buttons, self.notice, self.outcome],
+        decide = widgets.VBox([self.prompt, self.reveal_button, self.choices, buttons, self.notice, self.outcome],
                               layout=widgets.Layout(width="44%"))
-        log = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent], layout=widgets.Layout(width="54%"))
-        stage = [self.map.figure] if self.map is not None else []
-        super().__init__([self.header, *stage, widgets.HBox([decide, log])],
+        self.log_box = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent],
+                                layout=widgets.Layout(width="54%"))
+        self.stage = widgets.VBox([self.map.figure] if self.map is not None else [])
+        super().__init__([self.header, self.stage, widgets.HBox([decide, self.log_box])],
                          layout=widgets.Layout(width="100%"))
         # Stable class names for the page (the browser test finds the parts by them); no behaviour.
         self.add_class("medviz-play")
@@ -68,7 +73,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
                            (self.choose_button, "choose"), (self.auto_button, "auto"),
                            (self.setup_button, "setup"), (self.undo_button, "undo"),
                            (self.finish_button, "finish"), (self.notice, "notice"), (self.recent, "recent"),
-                           (self.outcome, "outcome")):
+                           (self.outcome, "outcome"), (self.reveal_button, "reveal")):
             part.add_class(f"medviz-play-{name}")
         self._render()
 
@@ -108,6 +113,10 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         """As the button *Finish the game for me*."""
         return self._act(self.model.finish)
 
+    def reveal(self) -> bool:
+        """As the button *Show my cards* (hot seat: the waiting seat is at the screen)."""
+        return self._act(self.model.reveal)
+
     def _act(self, fn: Callable[..., Any], *args: Any) -> bool:
         try:
             fn(*args)
@@ -142,14 +151,24 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
             f" &nbsp; <span title='{html.escape(meaning)}'>{html.escape(short)} "
             + " · ".join(f"{html.escape(str(seat))} {html.escape(str(n))}" for seat, n in by_seat.items()) + "</span>"
             for short, meaning, by_seat in m.score(view))
+        who = "to play" if m.hot_seat else "you play"
         self.header.value = (
             f"<span style='font-size:16px'><b>{html.escape(m.where())}</b></span> &nbsp; "
-            f"you play <b>{html.escape(m.side_name())}</b>{scores}")
+            f"{who} <b>{html.escape(m.side_name())}</b>{scores}")
         if self.map is not None and view is not None:
             self.map.show(view)
         p = m.pending
+        screened = bool(m.screen)
+        for part in (self.stage, self.log_box):
+            part.layout.display = "none" if screened else None
+        self.reveal_button.layout.display = None if screened else "none"
         if p is None:
             self.prompt.value = "<b>The game is over.</b>"
+        elif screened:
+            name = m.side_name(m.screen)
+            self.reveal_button.description = f"I am {name}: show my cards"
+            self.prompt.value = (f"<div style='font-size:15px'><b>Pass the screen to {html.escape(name)}.</b><br>"
+                                 f"Only {html.escape(name)} presses the button below.</div>")
         else:
             self.prompt.value = f"<div style='font-size:15px'><b>{html.escape(m.prompt)}</b></div>"
         self.choices.unobserve(self._on_select, names="value")
@@ -159,7 +178,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         self.choices.rows = max(2, min(10, len(m.labels)))
         playing = p is not None
         for b in (self.choose_button, self.auto_button, self.finish_button):
-            b.disabled = not playing
+            b.disabled = not playing or screened
         self.choices.disabled = not playing
         self.setup_button.disabled = not (playing and p is not None and m.in_setup(p))
         self.undo_button.disabled = not m.table.steps

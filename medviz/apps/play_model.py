@@ -11,7 +11,7 @@ hooks: seat names (``seat_title``), options in words (``describe_option``), the 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import traitlets
@@ -54,10 +54,13 @@ def _policy(spec: str | Policy, what: str, ruleset: Ruleset) -> Policy:
                          f"got {type(spec).__name__}")
 
 
-def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
+def new_table(scenario: str = "vespers-1282", side: str | Sequence[str] = "B", opponent: str | Policy = "heuristic", *,
               seed: int = 0, options: Mapping[str, Any] | None = None,
               stand_in: str | Policy | None = None, game: str | Ruleset = DEFAULT_GAME) -> Table:
     """A table at which you play seat ``side`` of ``game``'s ``scenario``; ``opponent`` plays every other seat.
+
+    ``side`` may name several seats (``("A", "B", "C")``): a hot-seat table, where several people
+    take turns at one screen, each seeing only what its own seat may see (``Ruleset.observe``).
 
     ``stand_in`` answers for you on request ("let the computer choose"); default: the game's
     ``heuristic`` player if it has one (the conventional name of a ruleset's own computer player),
@@ -68,14 +71,18 @@ def new_table(scenario: str = "vespers-1282", side: str = "B", opponent: str | P
     if not isinstance(scenario, str) or scenario not in playable:
         raise UnknownReference(f"unknown scenario {scenario!r}; a table plays one of: {', '.join(playable)}")
     seats = rs.actors(scenario)
-    if side not in seats:
-        choices = " or ".join(f"{s!r} ({rs.seat_title(s, scenario)})" for s in seats)
-        raise MalformedInput(f"side {side!r}: choose {choices}")
+    sides = (side,) if isinstance(side, str) else tuple(side) if isinstance(side, Sequence) else (side,)
+    for one in sides:
+        if one not in seats:
+            choices = " or ".join(f"{s!r} ({rs.seat_title(s, scenario)})" for s in seats)
+            raise MalformedInput(f"side {one!r}: choose {choices}")
+    if not sides or len(set(sides)) != len(sides):
+        raise MalformedInput(f"sides {list(sides)!r}: name each seat played at the table once")
     if options is not None and not isinstance(options, Mapping):
         raise MalformedInput(f"options must be a mapping of option names to values, not {type(options).__name__}")
     opponent_policy = _policy(opponent, "opponent", rs)
-    return Table(rs, scenario, dict(options or {}), seed=seed, humans=side,
-                 players={s: opponent_policy for s in seats if s != side},
+    return Table(rs, scenario, dict(options or {}), seed=seed, humans=sides,
+                 players={s: opponent_policy for s in seats if s not in sides},
                  stand_in=_policy(stand_in if stand_in is not None else
                                   "heuristic" if "heuristic" in rs.policies else opponent, "stand_in", rs))
 
@@ -95,19 +102,40 @@ class PlayModel(traitlets.HasTraits):
     #: The last refusal or error, in words ("" when the last move went through).
     message = traitlets.Unicode("")
     finished = traitlets.Bool(False)
+    #: Hot seat: the seat the screen waits for ("pass the laptop to ..."; "" when nobody is waited for).
+    screen = traitlets.Unicode("")
 
-    def __init__(self, scenario: str = "vespers-1282", side: str = "B", opponent: str | Policy = "heuristic", *,
+    def __init__(self, scenario: str = "vespers-1282", side: str | Sequence[str] = "B",
+                 opponent: str | Policy = "heuristic", *,
                  seed: int = 0, options: Mapping[str, Any] | None = None, table: Table | None = None,
                  game: str | Ruleset = DEFAULT_GAME, **kw: Any) -> None:
         t = table if table is not None else new_table(scenario, side, opponent, seed=seed, options=options, game=game)
         super().__init__(table=t, **kw)
+        self._revealed = ""  # hot seat: the seat that last showed itself at the screen
         self._refresh()
 
     # -- reading -------------------------------------------------------------------------------
     @property
     def side(self) -> str:
-        """The side played at the table."""
+        """The side played at the table (hot seat: the seat whose decision is pending, else the first)."""
+        p = self.table.pending
+        if p is not None and p.actor in self.table.humans:
+            return str(p.actor)
         return str(self.table.humans[0])
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several people play at this screen, taking turns (``side`` named several seats)."""
+        return len(self.table.humans) > 1
+
+    def reveal(self) -> None:
+        """Hot seat: the player of the waiting seat is at the screen; show that seat's view and options."""
+        self._revealed = self.side
+        self._refresh()
+
+    def _hides(self) -> bool:
+        rs = self.table.ruleset
+        return type(rs).observe is not Ruleset.observe
 
     @property
     def pending(self) -> DecisionPoint | None:
@@ -147,11 +175,15 @@ class PlayModel(traitlets.HasTraits):
         words = self.table.ruleset.phase_names().get(str(phase)) or str(phase).replace("-", " ")
         return f"Turn {turn}, {words}"
 
-    def view(self) -> Any:
-        """The map view of the live state, with the current step's overlays (``Ruleset.live_view``)."""
+    def view(self, *, anyway: bool = False) -> Any:
+        """The map view of the live state, with the current step's overlays (``Ruleset.live_view``), as the
+        seat at the screen may see it (``Ruleset.observe``); None while a hot-seat screen waits."""
+        if self.screen and not anyway:
+            return None  # hot seat: nothing to see until the waiting seat shows itself (``anyway``: its view)
         p = self.pending
-        return self.table.ruleset.live_view(self.table.state, self.table.events, turn=p.turn if p else None,
-                                            phase=p.phase if p else None)
+        rs = self.table.ruleset
+        state = rs.observe(self.table.state, self.side) if self._hides() and not self.finished else self.table.state
+        return rs.live_view(state, self.table.events, turn=p.turn if p else None, phase=p.phase if p else None)
 
     def score(self, view: Any = None) -> list[tuple[str, str, Mapping[str, int]]]:
         """The scores now (or in ``view``): (short name, meaning, points by seat), e.g. TP and VP."""
@@ -159,12 +191,12 @@ class PlayModel(traitlets.HasTraits):
         return list(self.table.ruleset.scores(v))
 
     def recent(self) -> list[str]:
-        """What happened since your last move (dice included), in plain words."""
-        return [self._words(e) for e in self.table.recent()]
+        """What happened since your last move (dice included), in plain words (nothing while screened)."""
+        return [] if self.screen else [self._words(e) for e in self.table.recent()]
 
     def recent_html(self, limit: int = 120) -> str:
         """``recent`` as HTML: the newest last, dice in red; at most ``limit`` lines."""
-        events = self.table.recent()
+        events = [] if self.screen else self.table.recent()
         lines = []
         if len(events) > limit:
             lines.append(f"<div style='color:#8a7a66'>… {len(events) - limit} earlier events</div>")
@@ -182,7 +214,7 @@ class PlayModel(traitlets.HasTraits):
             return ""
         out = self.history.outcome
         winner = str(out.get("winner"))
-        you = "You win" if winner == self.side else "You lose"
+        you = "Game over" if self.hot_seat else "You win" if winner == self.side else "You lose"
         return (f"<div class='medviz-outcome' style='font-size:15px;border-left:4px solid #b8860b;padding-left:8px'>"
                 f"<b>{html.escape(you)}: {html.escape(self.side_name(winner))} wins.</b><br>"
                 f"{html.escape(str(out.get('reason', '')))}</div>")
@@ -240,6 +272,8 @@ class PlayModel(traitlets.HasTraits):
         if p is None:
             raise MalformedInput(f"the game is over ({self.history.outcome.get('reason', '')}); "
                                  f"undo a move to play on, or replay the history")
+        if self.screen:
+            raise MalformedInput(f"pass the screen to {self.side_name(self.screen)} first (reveal)")
         return p
 
     def _move(self, fn: Any, *args: Any) -> None:
@@ -248,6 +282,9 @@ class PlayModel(traitlets.HasTraits):
         self._refresh()
 
     def _words(self, e: Event) -> str:
+        """An event as the seat at the screen may read it (``Ruleset.describe_for``)."""
+        if self._hides():
+            return str(self.table.ruleset.describe_for(self.table.state, e, self.side))
         return str(self.table.describe(e))
 
     def _refresh(self) -> None:
@@ -255,7 +292,9 @@ class PlayModel(traitlets.HasTraits):
         rs = self.table.ruleset
         with self.hold_trait_notifications():
             self.finished = p is None
-            if p is None:
+            waiting = p is not None and self.hot_seat and p.actor != self._revealed
+            self.screen = str(p.actor) if waiting and p is not None else ""
+            if p is None or self.screen:
                 self.prompt, self.labels = "", []
             else:
                 self.prompt = p.prompt or p.decision.rsplit("/", 1)[-1]

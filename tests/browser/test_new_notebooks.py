@@ -59,7 +59,7 @@ def _run(page: Any, lab: dict[str, Any], artifacts: Path, name: str, graphs: int
 
 def test_medieval_notebook_runs_and_draws_europe(lab: dict[str, Any], offline_page: Any, artifacts: Path) -> None:
     page = offline_page.page
-    _run(page, lab, artifacts, "medieval-europe", graphs=2)
+    _run(page, lab, artifacts, "medieval-europe", graphs=3)
     # The replay viewer jumps to its last stop: the map the browser holds shows a later round.
     viewer = page.locator(".jp-CodeCell").filter(has=page.locator("button", has_text="step ▶")).first
     viewer.scroll_into_view_if_needed()
@@ -73,6 +73,48 @@ def test_medieval_notebook_runs_and_draws_europe(lab: dict[str, Any], offline_pa
     start = re.search(r"round (\d+)", before)
     assert later and int(later.group(1)) > (int(start.group(1)) if start else 0), (before, after)
     page.screenshot(path=str(artifacts / "jupyterlab-medieval-europe-jumped-1280x720.png"))
+    _hot_seat(page, artifacts)
+
+
+def _hot_seat(page: Any, artifacts: Path) -> None:
+    """The notebook's hot-seat PlayTable (four players at one screen): the screen hides the map, the
+    log and the options until the named player shows himself; then his hand is on the map and the
+    others' hands are counts; when the decision passes to another seat the screen comes up again."""
+    table = page.locator(".medviz-play").first
+    table.scroll_into_view_if_needed()
+    prompt, reveal = table.locator(".medviz-play-prompt"), table.locator(".medviz-play-reveal")
+    choices, choose = table.locator(".medviz-play-choices select"), table.locator(".medviz-play-choose")
+    hands_js = ("r => { const el = r.querySelector('.js-plotly-plot'); if (!el || !el.layout) return null;"
+                " return (el.layout.annotations || []).map(a => a.text || '').join(' | '); }")
+
+    def screened() -> bool:
+        return "Pass the screen to" in (prompt.text_content() or "")
+
+    wait_for("the table to ask for the first player", screened, timeout=60)
+    assert not table.locator(".js-plotly-plot").first.is_visible(), "the map shows while the screen is up"
+    assert choose.is_disabled()
+    seen = set()
+    screens = 0
+    for _ in range(10):  # through the draft: most picks pass the screen to another seat
+        if screened():
+            screens += 1
+            name = (prompt.text_content() or "").split("Pass the screen to", 1)[1].split(".", 1)[0].strip()
+            assert reveal.is_visible() and name in (reveal.text_content() or "")
+            reveal.click()
+            wait_for("the options to show", lambda: not screened() and choices.locator("option").count() > 0)
+            assert table.locator(".js-plotly-plot").first.is_visible()
+            who = name.split(" (")[0]
+            hands = wait_for(f"the map to show {who}'s own hand",
+                             lambda: (h := table.evaluate(hands_js)) and f"Hand of {who}" in h and h)
+            assert hands.count("Hand of") == 1, hands  # nobody else's hand
+            seen.add(name)
+        options = choices.locator("option").all_inner_texts()
+        choices.select_option(index=0)
+        choose.click()
+        wait_for("the game to move on", lambda: screened() or choices.locator("option").all_inner_texts() != options,
+                 timeout=60)
+    assert len(seen) >= 4 and screens >= 6, (seen, screens)
+    table.screenshot(path=str(artifacts / "jupyterlab-medieval-hot-seat.png"))
 
 @pytest.mark.slow
 @pytest.mark.skipif(not SLOW, reason="the module notebooks in a browser run in CI's long run (MEDVIZ_SLOW=1)")

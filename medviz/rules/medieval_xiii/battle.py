@@ -53,7 +53,8 @@ def bid_options(florins: int, cost: int) -> list[int]:
 def mercenary_powers(s: MedievalState, seat: str, power: str, target: str) -> list[str]:
     """Mercenary Powers (11.0) ``seat`` may add to an attack on ``target``: the Cumans or Polovtsy he
     holds, with a province he controls on the target's card or an adjacent one, joined to the target
-    by land over those two cards (not across a Naval Area)."""
+    by land (not across a Naval Area) over the mercenary's card and the cards that share an edge with
+    it (ruling R9: this gives the text's example, 1D by way of 2C but not Byzantium round the Black Sea)."""
     if s.turn.get("mercenaries_used"):
         return []
     data = s.data
@@ -66,7 +67,7 @@ def mercenary_powers(s: MedievalState, seat: str, power: str, target: str) -> li
             pcard = data.provinces[prov].card
             if s.control.get(prov) != seat or not (pcard == tcard or data.edge_adjacent(pcard, tcard)):
                 continue
-            if land_linked(s, prov, target, {pcard, tcard}):
+            if land_linked(s, prov, target, data.near_cards(pcard)):
                 out.append(merc)
                 break
     return out

@@ -158,6 +158,15 @@ class GameData:
         """A rules constant by name (``militia_cost``...)."""
         return self.constants[name]
 
+    @functools.cached_property
+    def by_power(self) -> Mapping[str, tuple[str, ...]]:
+        """Power -> the provinces printed with its name, in data order (worked out once)."""
+        out: dict[str, list[str]] = {}
+        for p, v in self.provinces.items():
+            if v.power:
+                out.setdefault(v.power, []).append(p)
+        return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
     def provinces_of(self, power: str) -> tuple[str, ...]:
         """The provinces printed with ``power``'s name (4.1), in data order."""
         return _provinces_of(self, power)
@@ -186,18 +195,17 @@ class GameData:
         return not any(o != card and self.cards[o].x0 == c.x1
                        and min(self.cards[o].y1, c.y1) - max(self.cards[o].y0, c.y0) > 0 for o in in_play)
 
+    def near_cards(self, card: str) -> frozenset[str]:
+        """``card`` and the map cards sharing an edge with it (11.0, ruling R9)."""
+        return frozenset([card, *(c for c in self.cards if c != card and self.edge_adjacent(card, c))])
+
     def card_id(self, kind: str) -> list[str]:
         """The additional Action Card ids of one kind."""
         return [k for k, v in self.action_cards.items() if v == kind]
 
 
-@functools.lru_cache(maxsize=256)
-def _provinces_of_cached(data_id: int, power: str, items: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    return tuple(p for p, pw in items if pw == power)
-
-
 def _provinces_of(data: GameData, power: str) -> tuple[str, ...]:
-    return _provinces_of_cached(id(data), power, tuple((p, v.power) for p, v in data.provinces.items()))
+    return data.by_power.get(power, ())
 
 
 def power_card(power: str) -> str:

@@ -10,7 +10,10 @@ preferred to the sea, the sea to asking permission.
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 from medviz.rules.medieval_xiii.state import MedievalState
 
@@ -49,9 +52,9 @@ def through(s: MedievalState, seat: str, power: str, province: str) -> tuple[boo
         ok = bool(s.turn.get("pope_passage")) and data.powers[power].religion == "catholic"
         return ok, None
     home = s.home.get(province, "")
-    if power in s.excommunicated and province not in s.koc:
-        if home and home != power and data.powers[home].religion == "catholic":
-            return False, None  # 6.3: never through another Catholic Power's province
+    if power in s.excommunicated and (province in s.koc or (home and home != power
+                                                             and data.powers[home].religion == "catholic")):
+        return False, None  # 6.3: never through another Catholic Power's province (7.2: Knights' too)
     owner = s.control.get(province)
     if owner is None or owner == seat:
         return True, None
@@ -60,50 +63,138 @@ def through(s: MedievalState, seat: str, power: str, province: str) -> tuple[boo
     return True, owner
 
 
+#: Recent answers of ``targets`` by everything they depend on (``_inputs``): a player's options, the
+#: heuristic's look and the attack itself ask the same question of the same table several times.
+_TARGETS: OrderedDict[tuple[Any, ...], tuple[Any, dict[str, Route]]] = OrderedDict()
+_TARGETS_KEPT = 256
+
+
+def _inputs(s: MedievalState, seat: str, power: str) -> tuple[Any, ...]:
+    """Everything ``targets`` reads: the map cards in play, control, homes, Knights, Excommunications,
+    Marriages and the Pope's passage this turn (the game's data by identity, see ``targets``)."""
+    return (id(s.data), seat, power, tuple(s.map_in_play), tuple(s.control.items()), tuple(s.home.items()),
+            tuple(s.koc), tuple(s.excommunicated), tuple(tuple(m) for m in s.marriages),
+            bool(s.turn.get("pope_passage")))
+
+
 def targets(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
-    """Every province ``power`` (held by ``seat``) can reach to attack, with its cheapest route."""
+    """Every province ``power`` (held by ``seat``) can reach to attack, with its cheapest route.
+
+    Answers are kept for the same inputs (the data object itself is kept with them, so its id
+    cannot be reused while they are).
+    """
+    key = _inputs(s, seat, power)
+    kept = _TARGETS.get(key)
+    if kept is not None and kept[0] is s.data:
+        _TARGETS.move_to_end(key)
+        return dict(kept[1])
+    found = _search(s, seat, power)
+    _TARGETS[key] = (s.data, found)
+    if len(_TARGETS) > _TARGETS_KEPT:
+        _TARGETS.popitem(last=False)
+    return dict(found)
+
+
+def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
+    """The cheapest-first search of ``targets``.
+
+    ``through``, the target test and ``_sea_reach`` depend only on the province within one search,
+    so each is worked out once per province (the search asks them hundreds of times each).
+    """
     data = s.data
     navy = data.powers[power].navy is not None
     starts = [p for p in s.home_provinces(power) if s.control.get(p) == seat]
-    best: dict[tuple[str, bool], int] = {}
     heap: list[tuple[int, str, bool, tuple[str, ...], tuple[str, ...]]] = []
     for p in starts:
         heapq.heappush(heap, (0, p, False, (), ()))
     found: dict[str, Route] = {}
+    cards = set(s.map_in_play)
+    provinces = data.provinces
+    control = s.control
+    passes: dict[str, tuple[bool, str | None]] = {}
+    aims: dict[str, bool] = {}
+    seas_from: dict[str, dict[str, tuple[str, ...]]] = {}
 
-    def offer(target: str, cost: int, perm: tuple[str, ...], seas: tuple[str, ...]) -> None:
-        info = data.provinces[target]
-        if info.uncontrollable or not s.in_play(target) or s.control.get(target) == seat:
-            return
-        old = found.get(target)
-        if old is None or cost < old.cost:
-            found[target] = Route(cost, perm, seas)
+    def can_pass(q: str) -> tuple[bool, str | None]:
+        got = passes.get(q)
+        if got is None:
+            got = passes[q] = through(s, seat, power, q)
+        return got
 
+    def aim(target: str) -> bool:
+        got = aims.get(target)
+        if got is None:
+            info = provinces[target]
+            got = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
+        return got
+
+    borders = data.borders
+    push, pop = heapq.heappush, heapq.heappop
+    land_best: dict[str, int] = {}  # cheapest cost popped so far, before and after the one sea voyage
+    sea_best: dict[str, int] = {}
+    far = 1 << 30
     while heap:
-        cost, p, used, perm, seas = heapq.heappop(heap)
-        if best.get((p, used), 1 << 30) <= cost:
+        cost, p, used, perm, seas = pop(heap)
+        best = sea_best if used else land_best
+        if best.get(p, far) <= cost:
             continue
-        best[(p, used)] = cost
-        for q in data.borders[p]:
-            offer(q, cost, perm, seas)
-            ok, asks = through(s, seat, power, q)
+        best[p] = cost
+        # A step to a place already reached as cheaply is left out of the heap: it would be popped and
+        # skipped, so leaving it out changes nothing but the work. ``offer`` is inlined in both loops.
+        for q in borders[p]:
+            a = aims.get(q)
+            if a is None:
+                a = aim(q)
+            if a:
+                old = found.get(q)
+                if old is None or cost < old.cost:
+                    found[q] = Route(cost, perm, seas)
+            ok, asks = passes.get(q) or can_pass(q)
             if ok:
-                step = PERMISSION_COST if asks else 0
-                heapq.heappush(heap, (cost + step, q, used, perm + ((asks,) if asks and asks not in perm else ()),
-                                      seas))
+                nxt = cost + (PERMISSION_COST if asks else 0)
+                if best.get(q, far) > nxt:
+                    push(heap, (nxt, q, used, perm + ((asks,) if asks and asks not in perm else ()), seas))
         if navy and not used:
-            for landing, path in _sea_reach(s, p).items():
-                offer(landing, cost + SEA_COST, perm, path)
-                ok, asks = through(s, seat, power, landing)
+            reach = seas_from.get(p)
+            if reach is None:
+                reach = seas_from[p] = _sea_reach(s, p)
+            landed = cost + SEA_COST
+            for landing, path in reach.items():
+                a = aims.get(landing)
+                if a is None:
+                    a = aim(landing)
+                if a:
+                    old = found.get(landing)
+                    if old is None or landed < old.cost:
+                        found[landing] = Route(landed, perm, path)
+                ok, asks = passes.get(landing) or can_pass(landing)
                 if ok:
-                    step = SEA_COST + (PERMISSION_COST if asks else 0)
-                    heapq.heappush(heap, (cost + step, landing, True,
-                                          perm + ((asks,) if asks and asks not in perm else ()), path))
+                    nxt = landed + (PERMISSION_COST if asks else 0)
+                    if sea_best.get(landing, far) > nxt:
+                        push(heap, (nxt, landing, True, perm + ((asks,) if asks and asks not in perm else ()), path))
     return found
+
+
+#: ``_sea_reach`` answers by (data id, cards in play, province), each with its data object (kept, so
+#: its id cannot be reused while the answer is).
+_SEA: dict[tuple[int, tuple[str, ...], str], tuple[Any, dict[str, tuple[str, ...]]]] = {}
 
 
 def _sea_reach(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
     """Coastal provinces reachable by one use of Naval Transport from ``province``, with the seas crossed."""
+    key = (id(s.data), tuple(s.map_in_play), province)
+    kept = _SEA.get(key)
+    if kept is not None and kept[0] is s.data:
+        return kept[1]
+    if len(_SEA) > 4096:
+        _SEA.clear()
+    out = _sea_search(s, province)
+    _SEA[key] = (s.data, out)
+    return out
+
+
+def _sea_search(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
+    """The breadth-first search of ``_sea_reach``."""
     data = s.data
     frontier = [(sea, (sea.id,)) for sea in data.seas.values() if province in sea.coasts and sea.card in s.map_in_play]
     seen: dict[str, tuple[str, ...]] = {}
@@ -124,7 +215,7 @@ def _sea_reach(s: MedievalState, province: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def land_linked(s: MedievalState, a: str, b: str, cards: set[str]) -> bool:
+def land_linked(s: MedievalState, a: str, b: str, cards: AbstractSet[str]) -> bool:
     """A land path of borders joins provinces ``a`` and ``b`` using only provinces on ``cards`` (11.0)."""
     seen = {a}
     stack = [a]

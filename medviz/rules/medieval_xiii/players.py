@@ -61,7 +61,7 @@ class HeuristicPolicy:
             return max(opts, key=lambda o: self._commit_value(s, o))
         if "/excommunicate/" in d:
             return opts[-1]
-        if "/permission/" in d:
+        if "/permission/" in d or "/trade/" in d:  # it lets nobody through and trades with nobody (9.5, 13.1)
             return next(o for o in opts if o["do"] == "refuse")
         if tail in ("jihad", "mercenaries") or "/knights" in d:
             return opts[-1]
@@ -109,7 +109,9 @@ class HeuristicPolicy:
                 return act
             for target, route in targets(s, me, power).items():
                 best = max(best, self._attack_score(s, me, power, target, route.kind))
-        return act if best >= 1.0 else income
+                if best >= 1.0:  # one paying attack is enough to act
+                    return act
+        return income
 
     def _action(self, s: MedievalState, me: str, opts: Any) -> Any:
         data = s.data

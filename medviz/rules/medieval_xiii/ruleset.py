@@ -2,18 +2,19 @@
 
 Scenarios ``three-players``, ``four-players`` and ``five-players``; seats ``A`` to ``E`` (the
 Example of Play's letters). Options: ``data_override``, a TOML file patching the shipped data; ``max_rounds`` (default 60),
-after which the game stops even if the deck has not ended it (a ruling, see the coverage doc).
+after which the game stops even if the deck has not ended it (a ruling, see the coverage doc);
+``trading`` (default off), the tournament rule 13.1 as offers and answers (``trade.py``).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from medviz.engine import DecisionPoint, History, IllegalAction, MalformedInput, MedvizError, Policy, Seat, Task
 from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
-from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent, ShuffleEvent
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, RollEvent, ShuffleEvent
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
@@ -27,10 +28,13 @@ GAME = "medieval-xiii"
 
 def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]]]:
     def setup(options: Mapping[str, Any]) -> tuple[Any, list[Task]]:
-        unknown = set(options) - {"data_override", "max_rounds"}
+        unknown = set(options) - {"data_override", "max_rounds", "trading"}
         if unknown:
             raise MalformedInput(f"{GAME}: unknown option(s) {', '.join(sorted(unknown))} "
-                                 f"(known: data_override, max_rounds)")
+                                 f"(known: data_override, max_rounds, trading)")
+        trading = options.get("trading", False)
+        if not isinstance(trading, bool):
+            raise MalformedInput(f"{GAME}: option trading must be true or false, not {trading!r}")
         max_rounds = options.get("max_rounds", 60)
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1000:
             raise MalformedInput(f"{GAME}: option max_rounds must be a whole number 1..1000, not {max_rounds!r}")
@@ -38,7 +42,9 @@ def _setup(scenario: str) -> Callable[[Mapping[str, Any]], tuple[Any, list[Task]
         if override is not None and not isinstance(override, str):
             raise MalformedInput(f"{GAME}: option data_override must be a file path, not {override!r}")
         data = load_game_data(override)
-        return turn.initial_state(scenario, data, max_rounds), [Task.of("prepare", checkpoint=True)]
+        state = turn.initial_state(scenario, data, max_rounds)
+        state.trading = trading
+        return state, [Task.of("prepare", checkpoint=True)]
     return setup
 
 
@@ -64,7 +70,7 @@ class MedievalRuleset(DefinedRuleset):
         return GameDefinition(scenarios=scenarios, tasks=tasks, reducers=REDUCERS, phases=phases)
 
     def options(self, scenario: str) -> Mapping[str, Any]:
-        return {"data_override": None, "max_rounds": 60}
+        return {"data_override": None, "max_rounds": 60, "trading": False}
 
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:
@@ -80,39 +86,51 @@ class MedievalRuleset(DefinedRuleset):
         A shallow view: the hidden fields are replaced, the rest is shared; policies only read it.
         """
         s: MedievalState = state
-        return dataclasses.replace(
-            s,
-            hands={k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()},
-            action_deck=[HIDDEN] * len(s.action_deck),
-            map_deck=[HIDDEN] * len(s.map_deck),
-            peeks={k: v for k, v in s.peeks.items() if k == seat},
-            seen_by=seat,
-        )
+        view = copy.copy(s)
+        view.hands = {k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()}
+        view.action_deck = [HIDDEN] * len(s.action_deck)
+        view.map_deck = [HIDDEN] * len(s.map_deck)
+        view.peeks = {k: v for k, v in s.peeks.items() if k == seat}
+        view.seen_by = seat
+        return view
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         return IllegalAction(f"{point.decision}: {choice!r} is not allowed here; the legal options are "
                              f"{list(point.options)!r}", rule="3.1")
 
     def describe_for(self, state: Any, event: Event, seat: str) -> str:
-        """What ``seat`` may read (1.7, 2.1, 2.6): a deck's order stays face down, another seat's drawn
-        card and what its Spies saw stay hidden; everything played or bid is open once it happens."""
+        """What ``seat`` may read (1.7, 2.1, 2.6, 9.6): a deck's order stays face down, another seat's
+        drawn card, what its Spies saw and its secret Militia bid (until the bids are revealed) stay
+        hidden; everything played is open once it happens."""
+        from medviz.rules.medieval_xiii.words import seat as seat_words
+
         if isinstance(event, ShuffleEvent):
-            return f"the {event.shuffle.replace('-', ' ')} is shuffled ({len(event.order)} cards, face down)"
+            return f"{event.purpose or 'A deck is shuffled'}: {len(event.order)} cards, face down"
         if isinstance(event, ChangeEvent) and event.change in ("draw_card", "peek") and event.data.get("seat") != seat:
             verb = "draws a card" if event.change == "draw_card" else "learns something with Spies (8.1)"
-            return f"{event.data.get('seat')} {verb}"
+            return f"{seat_words(event.data.get('seat'))} {verb}"
+        if isinstance(event, DecisionEvent) and event.secret and event.actor != seat:
+            return f"{seat_words(event.actor)} decides in secret: {(event.prompt or 'a bid').rstrip('?')}"
         return self.describe_in(state, event)
 
     def describe(self, event: Event) -> str:
-        if isinstance(event, ChangeEvent):
-            data = dict(event.data)
-            why = data.pop("why", "")
-            return f"{event.change}: " + ", ".join(f"{k}={v}" for k, v in data.items()) + (f" ({why})" if why else "")
-        if isinstance(event, DecisionEvent):
-            return f"{event.actor} chose {event.choice!r} at {event.decision}"
-        if isinstance(event, ReportEvent):
-            return f"{event.report}: " + ", ".join(f"{k}={v}" for k, v in event.data.items())
-        return super().describe(event)
+        """The event in plain words, with the shipped data's names."""
+        from medviz.rules.medieval_xiii.words import event_words
+
+        return event_words(load_game_data(), event)
+
+    def describe_in(self, state: Any, event: Event) -> str:
+        """The event in plain words, with the names of the game's own data (an override file's too)."""
+        from medviz.rules.medieval_xiii.words import event_words
+
+        return event_words(state.data if isinstance(state, MedievalState) else load_game_data(), event)
+
+    def describe_option(self, point: DecisionPoint, option: Any) -> str:
+        """An option in words (the play table's buttons)."""
+        from medviz.rules.medieval_xiii.words import option_words
+
+        data = point.state.data if isinstance(point.state, MedievalState) else load_game_data()
+        return option_words(data, option)
 
     # -- the map and the apps (view.py, portrayal.py) ----------------------------------------------
     def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:

@@ -66,6 +66,8 @@ class MedievalState:
     #: The game stops after this round even if the Mongols have not ended it (option ``max_rounds``;
     #: a ruling for players who never draw: the rules end the game only through the deck, 3.5).
     max_rounds: int = 60
+    #: Trading and Giving (13.1, a tournament rule) is in play (option ``trading``).
+    trading: bool = False
     #: Why the game ended ("" while it goes on).
     over: str = ""
     #: The seat an observed copy is seen by (``Ruleset.observe``); None: the whole table.
@@ -90,7 +92,8 @@ class MedievalState:
 
     def home_provinces(self, power: str) -> list[str]:
         """The in-play provinces that count as ``power``'s home provinces now."""
-        return [p for p, h in self.home.items() if h == power and self.in_play(p)]
+        provinces, cards = self.data.provinces, self.map_in_play
+        return [p for p, h in self.home.items() if h == power and provinces[p].card in cards]
 
     def religion_of(self, province: str) -> str:
         """A province's religion: its Power card's, Catholic for Knights of Christ (4.6), "" for none."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from medviz.engine import Context, Task
-from medviz.rules.medieval_xiii import battle, cards
+from medviz.rules.medieval_xiii import battle, cards, trade
 from medviz.rules.medieval_xiii.control import (
     can_still_appear,
     gain,
@@ -256,6 +256,8 @@ def action_options(s: MedievalState, seat: str) -> list[dict[str, Any]]:
                 opts.append({"do": "attack", "power": power, "target": target, "route": route.kind})
         for prov in sorted(p for p in s.heresy if s.control.get(p) == seat):
             opts.append({"do": "end-heresy", "province": prov})
+    if s.trading:
+        opts += trade.offer_options(s, seat)
     return opts
 
 
@@ -300,6 +302,8 @@ def phase_actions(s: MedievalState, ctx: Context, seat: str, prefix: str) -> Non
             battle.end_civil_war(s, ctx, rid, seat, opt["power"])
         elif do == "end-heresy":
             battle.end_heresy(s, ctx, seat, opt["province"])
+        elif do == "offer":
+            trade.make_offer(s, ctx, rid, seat, opt)
         settle_powers(s, ctx)
 
 
