@@ -202,15 +202,15 @@ class _EnumContext:
         self._used += 1
         return self._faces[self._used - 1]
 
-    def decide(self, decision_id: str, actor: str, options: Sequence[Any], **_: Any) -> Any:
+    def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, kind: str = "", **_: Any) -> Any:
         opts = tuple(freeze(o) for o in options)
         if len(opts) == 1:
             return opts[0]
-        return self._doctrine.choose(DecisionPoint(decision_id, actor, opts, self.state))
+        return self._doctrine.choose(DecisionPoint(decision_id, actor, opts, self.state, kind=kind))
 
     def decide_secretly(self, asks: Sequence[Any]) -> list[Any]:
         """Every seat chooses from the same state: nothing is rolled or revealed in between."""
-        return [self.decide(a.decision, a.actor, a.options) for a in asks]
+        return [self.decide(a.decision, a.actor, a.options, kind=a.kind) for a in asks]
 
     def change(self, change: str, **data: Any) -> None:
         data.pop("actor", None)
