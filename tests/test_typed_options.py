@@ -187,3 +187,54 @@ def test_option_key_and_words_of_plain_values() -> None:
     assert option_key("pass") == "pass" and option_words("pass") == "pass"
     assert option_key(Good("loaf", 2)) == "loaf" and option_words(Good("loaf", 2)) == "a loaf for 2 florins"
     assert option_words(3) == "3"
+
+
+# -- Mediterranean Empires: the flagship declares its kinds and offers typed options ----------------
+def test_mediterranean_empires_players_receive_kinds_and_typed_options() -> None:
+    from dataclasses import field
+
+    from medviz.rules.medempires.choices import DECISION_WORDS, Decision
+    from medviz.rules.medempires.game.options import Action, ForcePick, Place
+    from medviz.rules.medempires.game.players import Heuristic
+    from medviz.rules.medempires.ruleset import RULESET as ME
+
+    @dataclass(frozen=True)
+    class Watch(Heuristic):
+        seen: list[DecisionPoint] = field(default_factory=list, compare=False)
+
+        def choose(self, point: DecisionPoint) -> Any:
+            self.seen.append(point)
+            return super().choose(point)
+
+    a, b = Watch(), Watch()
+    h = play(ME, "vespers-1282", {}, seed=2, players={"A": a, "B": b})
+    seen = a.seen + b.seen
+    assert seen and all(p.kind in DECISION_WORDS for p in seen)
+    kinds = {p.kind for p in seen}
+    assert {Decision.SETUP, Decision.FORCE, Decision.ACTION} <= kinds
+    for p in seen:
+        if p.kind == Decision.ACTION:
+            assert all(isinstance(o, Action) for o in p.options)
+        if p.kind == Decision.FORCE:
+            assert all(o == "end phase" or isinstance(o, ForcePick) for o in p.options)
+        if p.kind == Decision.SETUP:
+            assert all(isinstance(o, Place) and o.power and o.counter for o in p.options)
+    # the watcher chose as the plain heuristic does, and the history holds keys only
+    plain = play(ME, "vespers-1282", {}, seed=2, players={"A": Heuristic(), "B": Heuristic()})
+    assert h.to_json() == plain.to_json()
+    back = History.from_json(h.to_json())
+    assert back.to_json() == h.to_json()
+
+
+def test_mediterranean_empires_refuses_an_illegal_key_with_words_and_the_rule() -> None:
+    from medviz.rules.medempires.game.players import Heuristic
+    from medviz.rules.medempires.ruleset import RULESET as ME
+
+    t = Table(ME, "vespers-1282", seed=5, humans=("B",), players={"A": Heuristic()}, stand_in=Heuristic())
+    p = t.pending
+    assert p is not None and p.kind == "setup" and p.options[0].power == "aragon"
+    with pytest.raises(IllegalAction) as err:
+        t.choose("sicily_east")
+    text = str(err.value)
+    assert "'sicily_east' (" in text and "Sicily" in text.split("is refused")[0] and err.value.rule == "3.2"
+    assert [ME.describe_option(p, o) for o in p.options] == [o.words for o in p.options]

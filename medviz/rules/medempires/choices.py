@@ -111,6 +111,19 @@ DECISION_WORDS: dict[str, str] = {
 }
 
 
+#: The kinds of decision by part of the game (players and refusals group them so).
+BATTLE_DECISIONS = frozenset({Decision.AVOID, Decision.RAIDERS_ONLY, Decision.INITIATIVE, Decision.TABLE, Decision.MARKER,
+                     Decision.COUNTERATTACK, Decision.ATTACK_AGAIN, Decision.BLOODBATH_MORE, Decision.LOSS})
+POLITICS_DECISIONS = frozenset({Decision.ATTEMPT, Decision.FORFEIT, Decision.THWART, Decision.ADD_KING, Decision.ADD_POPE,
+                       Decision.ADD_TP, Decision.POLITICS_UNIT, Decision.CEDE_DESTINATION})
+RECRUIT_DECISIONS = frozenset({Decision.ORDER, Decision.PURCHASE, Decision.RECRUIT_PLACE})
+INTERCEPT_DECISIONS = frozenset({Decision.INTERCEPT, Decision.INTERCEPT_RAID, Decision.INTERCEPT_AMBUSH,
+                        Decision.INTERCEPT_ADVANTAGE, Decision.INTERCEPT_AGAINST})
+OPS_DECISIONS = frozenset({Decision.FORCE_UNITS, Decision.FORCE, Decision.LEAVE, Decision.KING_JOINS, Decision.OPS_MARKERS,
+                  Decision.KING_ASHORE, Decision.ACTION}) | INTERCEPT_DECISIONS
+END_DECISIONS = frozenset({Decision.POISON, Decision.STACKING, Decision.REDISTRIBUTE, Decision.REDISTRIBUTE_TO})
+
+
 @dataclass(frozen=True, slots=True)
 class BattleUnit(Option):
     """A unit in a battle (a loss): ``power`` and unit ``code``."""

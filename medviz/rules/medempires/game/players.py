@@ -15,7 +15,15 @@ from functools import lru_cache
 from typing import Any
 
 from medviz.engine.policy import DecisionPoint
-from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.choices import (
+    BATTLE_DECISIONS,
+    END_DECISIONS,
+    INTERCEPT_DECISIONS,
+    OPS_DECISIONS,
+    POLITICS_DECISIONS,
+    RECRUIT_DECISIONS,
+    Decision,
+)
 from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
@@ -35,19 +43,6 @@ from medviz.rules.medempires.odds import Doctrine
 _LAND_WEIGHT = {"FA": 2, "M": 2, "L": 1, "R": 1}
 _LOSS = {"L": 0, "R": 1, "M": 2, "FA": 3, "F": 4}
 DOCTRINE = Doctrine(table="field")
-
-#: The decision kinds each part of the heuristic answers (``choices.Decision``).
-_BATTLE = frozenset({Decision.AVOID, Decision.RAIDERS_ONLY, Decision.INITIATIVE, Decision.TABLE, Decision.MARKER,
-                     Decision.COUNTERATTACK, Decision.ATTACK_AGAIN, Decision.BLOODBATH_MORE, Decision.LOSS})
-_POLITICS = frozenset({Decision.ATTEMPT, Decision.FORFEIT, Decision.THWART, Decision.ADD_KING, Decision.ADD_POPE,
-                       Decision.ADD_TP, Decision.POLITICS_UNIT, Decision.CEDE_DESTINATION})
-_RECRUIT = frozenset({Decision.ORDER, Decision.PURCHASE, Decision.RECRUIT_PLACE})
-_INTERCEPT = frozenset({Decision.INTERCEPT, Decision.INTERCEPT_RAID, Decision.INTERCEPT_AMBUSH,
-                        Decision.INTERCEPT_ADVANTAGE, Decision.INTERCEPT_AGAINST})
-_OPS = frozenset({Decision.FORCE_UNITS, Decision.FORCE, Decision.LEAVE, Decision.KING_JOINS, Decision.OPS_MARKERS,
-                  Decision.KING_ASHORE, Decision.ACTION}) | _INTERCEPT
-_END = frozenset({Decision.POISON, Decision.STACKING, Decision.REDISTRIBUTE, Decision.REDISTRIBUTE_TO})
-
 
 def _verb(opts: list[Any], verb: str) -> Any:
     """The force action ``verb`` among ``opts`` (``choices.Action``), or None."""
@@ -199,19 +194,19 @@ class Heuristic:
         opts = list(point.options)
         s: GameState = point.state
         side = point.actor
-        if k in _BATTLE:
+        if k in BATTLE_DECISIONS:
             return self._battle(point)
         if k == Decision.SETUP:
             return self._setup(s, opts)
         if k == Decision.CRUSADE_UNIT:
             return min(opts, key=lambda o: (_LOSS.get(o.code, 5), o.key))
-        if k in _POLITICS:
+        if k in POLITICS_DECISIONS:
             return self._politics(s, side, k, opts)
-        if k in _RECRUIT:
+        if k in RECRUIT_DECISIONS:
             return self._recruit(s, side, k, opts)
-        if k in _OPS:
+        if k in OPS_DECISIONS:
             return self._ops(s, side, k, opts)
-        if k in _END:
+        if k in END_DECISIONS:
             return self._end(s, side, k, opts)
         return opts[0]
 
@@ -334,7 +329,7 @@ class Heuristic:
             return "with the King"
         if k == Decision.OPS_MARKERS:
             return 0
-        if k in _INTERCEPT:
+        if k in INTERCEPT_DECISIONS:
             return self._intercept(s, side, k, opts)
         if k == Decision.ACTION:
             return self._step(s, side, opts)
