@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from medviz.engine.policy import option_key
 from medviz.apps import DiceLab, PlayModel, PlayTable, ReplayViewer
 from medviz.apps.play_model import new_table
 from medviz.engine import DecisionEvent, History, IllegalAction, MalformedInput, UnknownReference
@@ -56,7 +57,7 @@ def test_set_up_as_in_1282_places_the_rest_then_undo_takes_it_back() -> None:
         m.set_up_as_in_history()
     # Where the heuristic (the default deployment) puts Aragon's counters.
     made = {d: c for d, _a, c in m.table.steps[-1].choices}
-    assert made["setup/aragon/FA-1"] == m.table.stand_in.choose(first)
+    assert made["setup/aragon/FA-1"] == option_key(m.table.stand_in.choose(first))  # the table records keys
     m.undo()
     assert m.pending == first and m.table.steps == ()
     with pytest.raises(MalformedInput, match="nothing to undo"):
@@ -110,7 +111,7 @@ def test_the_table_shows_the_prompt_the_options_the_map_and_the_score(table: Pla
 def test_a_click_advances_the_game_and_moves_the_map(table: PlayTable) -> None:
     p = table.pending
     assert p is not None
-    i = list(p.options).index("majorca")
+    i = list(p.keys).index("majorca")
     before = _area_units(table.map.view, "majorca").get("FA", 0)
     table.choices.value = i
     table.choose_button.click()

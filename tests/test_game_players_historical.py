@@ -90,13 +90,19 @@ def test_historical_player_a_courts_the_papacy_and_never_sicily() -> None:
     from medviz.rules.medempires.game.deploy import set_up_state
     from medviz.rules.medempires.game.players import Heuristic, Historical
 
+    from medviz.rules.medempires.choices import Decision
+    from medviz.rules.medempires.game.options import Attempt
+
     s = set_up_state("vespers-1282")
     rid = "GT1/politics/round-1/A"
-    both = DecisionPoint(rid, "A", ("pass", "diplomacy:genoa", "diplomacy:papal_states", "diplomacy:sicily"), s)
-    assert Historical().choose(both) == "diplomacy:papal_states"
-    assert Heuristic().choose(both) == "diplomacy:sicily"  # the plain heuristic goes for the key areas
-    only_sicily = DecisionPoint(rid, "A", ("pass", "diplomacy:sicily", "vassalage:sicily"), s)
+    attempt = Decision.ATTEMPT
+    both = DecisionPoint(rid, "A", ("pass", Attempt("diplomacy", "genoa"), Attempt("diplomacy", "papal_states"),
+                                    Attempt("diplomacy", "sicily")), s, kind=attempt)
+    assert Historical().choose(both).key == "diplomacy:papal_states"
+    assert Heuristic().choose(both).key == "diplomacy:sicily"  # the plain heuristic goes for the key areas
+    only_sicily = DecisionPoint(rid, "A", ("pass", Attempt("diplomacy", "sicily"), Attempt("vassalage", "sicily")), s,
+                                kind=attempt)
     assert Historical().choose(only_sicily) == "pass"
     standard = set_up_state("standard")
-    assert Historical().choose(DecisionPoint(rid, "A", both.options, standard)) == Heuristic().choose(
-        DecisionPoint(rid, "A", both.options, standard))  # outside the Vespers: the heuristic's choice
+    assert Historical().choose(DecisionPoint(rid, "A", both.options, standard, kind=attempt)) == Heuristic().choose(
+        DecisionPoint(rid, "A", both.options, standard, kind=attempt))  # outside the Vespers: the heuristic's choice

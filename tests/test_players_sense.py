@@ -16,6 +16,7 @@ import pytest
 
 from medviz.engine import History, play
 from medviz.engine.events import ChangeEvent, DecisionEvent, ReportEvent
+from medviz.rules.medempires.game.operations import step_options
 from medviz.rules.medempires.game.players import (
     SICILIAN_REALM,
     Heuristic,
@@ -141,7 +142,9 @@ def _fleet_about_to_load(h: History) -> tuple[Any, str, list[Any], tuple[str, in
     for d in h.decisions():
         if "/action-" not in d.decision or not str(d.choice).startswith("embark:"):
             continue
-        s, side, opts = copy.deepcopy(h.state_at(d.seq)), str(d.actor), list(d.options)
+        s, side = copy.deepcopy(h.state_at(d.seq)), str(d.actor)
+        opts: list[Any] = step_options(s, s.force)  # the typed options the player was offered
+        assert [o.key for o in opts] == list(d.options)  # ... which the history records by key
         plan = p._landing_plan(s, side, s.force, opts, p._naval_targets(s, side, p._targets(s, side)))
         if plan is None or s.ctl.get(plan[0]) != other_side(side):
             continue

@@ -118,7 +118,7 @@ def test_11_2_a_fleet_carrying_only_a_king_may_set_him_ashore_and_end_its_action
     s = empty_position()
     put(s, "catalan_counties", "aragon", "FA")
     _fleet_with_king(s)
-    opts = step_options(s, s.force)  # type: ignore[arg-type]
+    opts = [o.key for o in step_options(s, s.force)]  # type: ignore[arg-type]
     assert "end" in opts and "debark-king:catalan_counties:peter_iii" in opts
     r = run_tasks(s, [Task.of("game.force-step", side="B", n=1, k=1)],
                   {"GT1/ops-B/force-1/action-1": "debark-king:catalan_counties:peter_iii"})

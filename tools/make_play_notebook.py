@@ -50,8 +50,8 @@ Everything the buttons do, code can do too — handy for a tutor preparing a pos
 ask now, and what may Aragon answer?"""),
     code("""p = table.pending
 print(p.prompt)
-for option, words in zip(p.options, table.model.labels):
-    print(f"  {option!r:22} {words}")"""),
+for key, words in zip(p.keys, table.model.labels):  # each option's key (what a history records) and words
+    print(f"  {key!r:22} {words}")"""),
     md("""Place the first field army in the Kingdom of Majorca, then ask for somewhere the rules forbid: the
 refusal names the rule (3.2: Aragon sets up only in its own areas) and the game does not move."""),
     code("""table.choose("majorca")
@@ -96,8 +96,8 @@ table = PlayTable(seed=1282)
 table.set_up()
 def marching(p):  # an Aragonese force in its operations, one step along its way at least
     moves = [o for o in table.model.view()["overlays"] if o["kind"] == "move"]
-    return "/ops-B/" in p.decision and "/action-" in p.decision and "/battle" not in p.decision \
-        and moves and len(moves[0]["path"]) >= 2 and any(str(o).startswith("move:") for o in p.options)
+    return p.kind == "action" and p.phase == "operations-B" \
+        and moves and len(moves[0]["path"]) >= 2 and any(o.verb == "move" for o in p.options)
 
 while table.pending is not None and not marching(table.pending):
     table.auto()

@@ -22,9 +22,12 @@ from medviz.engine.policy import (
     AwaitingDecision,
     DecisionPoint,
     FirstOptionPolicy,
+    Option,
     Policy,
     RandomPolicy,
     ScriptedPolicy,
+    option_key,
+    option_words,
     parse_policy,
 )
 from medviz.engine.policy import HumanSeat
@@ -34,7 +37,7 @@ from medviz.engine.table import Table, TableStep
 __all__ = [
     "FORMAT", "VERSION", "AwaitingDecision", "ChangeEvent", "Context", "DataError", "DecisionEvent", "DecisionPoint",
     "DrawEvent", "Event", "FirstOptionPolicy", "GameSpec", "History", "HistoryDiff", "HumanSeat", "IllegalAction",
-    "MalformedInput", "MedvizError", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
+    "MalformedInput", "MedvizError", "Option", "PhaseEvent", "Policy", "RandomPolicy", "ReportEvent",
     "RollEvent", "Ruleset", "ScriptedPolicy", "Seat", "Snapshot", "Table", "TableStep", "Task", "UnknownReference", "diff",
-    "get_ruleset", "parse_policy", "register_ruleset", "ruleset_ids", "play", "read_text", "write_atomic",
+    "get_ruleset", "option_key", "option_words", "parse_policy", "register_ruleset", "ruleset_ids", "play", "read_text", "write_atomic",
 ]

@@ -33,7 +33,16 @@ from medviz.engine.events import (
     ShuffleEvent,
     freeze,
 )
-from medviz.engine.policy import AwaitingDecision, DecisionPoint, Policy, canonical, choose_checked
+from medviz.engine.policy import (
+    AwaitingDecision,
+    DecisionPoint,
+    Option,
+    Policy,
+    canonical,
+    choose_checked,
+    option_key,
+    option_words,
+)
 from medviz.engine.portrayal import Place, Portrayal, Shades, default_portrayal
 
 
@@ -130,8 +139,19 @@ class Ruleset(abc.ABC):
         return self.describe(event)
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
-        """The error for an illegal choice at ``point`` (default: not a legal option; games name the rule)."""
-        return IllegalAction(f"{point.decision}: {choice!r} is not one of the {len(point.options)} legal options")
+        """The error for an illegal choice at ``point``, in the options' words (default: not a legal
+        option; games name the rule)."""
+        legal = "; ".join(option_words(o) for o in point.options)
+        return IllegalAction(f"{point.decision}: {option_words(choice)!r} is not one of the "
+                             f"{len(point.options)} legal options ({legal})")
+
+    def decision_kinds(self) -> Mapping[str, str]:
+        """The kinds of decision this game asks (``Context.decide(kind=...)``), each with its words.
+
+        Policies dispatch on ``DecisionPoint.kind``; the engine refuses a kind not declared here
+        (default: none declared, and decisions carry no kind).
+        """
+        return {}
 
     def roll_tags(self, event: RollEvent | DrawEvent) -> frozenset[str]:
         """What a roll or draw is, as tags the apps can ask for (e.g. ``decisive``: it settles a result)."""
@@ -260,8 +280,9 @@ class Ruleset(abc.ABC):
         return next((s.name for s in self.seats(scenario) if s.id == seat), seat)
 
     def describe_option(self, point: DecisionPoint, option: Any) -> str:
-        """One legal option of a pending decision in plain words (default: its text)."""
-        return str(option)
+        """One legal option of a pending decision in plain words (default: a typed option's ``words``,
+        else its text)."""
+        return option_words(option)
 
     def table_scenarios(self) -> tuple[str, ...]:
         """The scenarios a person can sit down to play at a table (``medviz.apps.PlayTable``; default: all)."""
@@ -341,6 +362,7 @@ class SecretAsk:
     actor: str
     options: Sequence[Any]
     prompt: str = ""
+    kind: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +422,7 @@ class Context:
         self.turn = turn
         self.phase = phase
         self._ids: set[str] = set()
+        self._kinds: Mapping[str, str] | None = None
         for e in events:
             key = _event_id(e)
             if key:
@@ -510,13 +533,20 @@ class Context:
         return tuple(order)
 
     # -- players -----------------------------------------------------------------------------
-    def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, prompt: str = "") -> Any:
-        """Ask ``actor``'s policy to choose among ``options``; a recorded choice is reused while legal."""
+    def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, prompt: str = "",
+               kind: str = "") -> Any:
+        """Ask ``actor``'s policy to choose among ``options``; a recorded choice is reused while legal.
+
+        ``options`` may be typed (``Option``): the policy receives them as they are, the history
+        records their keys, and the option chosen is returned. ``kind`` names the decision's
+        family (one of ``Ruleset.decision_kinds``).
+        """
         self._claim(decision_id)
-        opts = self._legal(decision_id, options)
-        choice, source = self._choice(decision_id, actor, opts, prompt)
+        opts, keys = self._legal(decision_id, options, kind)
+        choice, source = self._choice(decision_id, actor, opts, keys, prompt, kind)
         self._emit(DecisionEvent, actor=actor, automatic=source == "forced", decision=decision_id,
-                   options=opts, choice=choice, legal_options=len(opts), source=source, prompt=prompt)
+                   options=keys, choice=option_key(choice), legal_options=len(opts), source=source,
+                   prompt=prompt)
         return choice
 
     def decide_secretly(self, asks: Sequence[SecretAsk]) -> list[Any]:
@@ -529,34 +559,44 @@ class Context:
         resolved = []
         for ask in asks:
             self._claim(ask.decision)
-            opts = self._legal(ask.decision, ask.options)
-            resolved.append((ask, opts, *self._choice(ask.decision, ask.actor, opts, ask.prompt)))
-        for ask, opts, choice, source in resolved:
+            opts, keys = self._legal(ask.decision, ask.options, ask.kind)
+            resolved.append((ask, keys, *self._choice(ask.decision, ask.actor, opts, keys, ask.prompt, ask.kind)))
+        for ask, keys, choice, source in resolved:
             self._emit(DecisionEvent, actor=ask.actor, automatic=source == "forced", decision=ask.decision,
-                       options=opts, choice=choice, legal_options=len(opts), source=source, prompt=ask.prompt,
-                       secret=True)
-        return [choice for _ask, _opts, choice, _source in resolved]
+                       options=keys, choice=option_key(choice), legal_options=len(keys), source=source,
+                       prompt=ask.prompt, secret=True)
+        return [choice for _ask, _keys, choice, _source in resolved]
 
-    @staticmethod
-    def _legal(decision_id: str, options: Sequence[Any]) -> tuple[Any, ...]:
+    def _legal(self, decision_id: str, options: Sequence[Any], kind: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The options as offered (frozen) and as recorded (their keys); the kind checked."""
         opts = tuple(freeze(o) for o in options)
         if not opts:
             raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
-        return opts
+        if kind:
+            if self._kinds is None:
+                self._kinds = self.spec.ruleset.decision_kinds()
+            if kind not in self._kinds:
+                raise RuntimeError(f"decision {decision_id}: kind {kind!r} is not one of the ruleset's "
+                                   f"decision kinds (Ruleset.decision_kinds)")
+        for o in opts:
+            if isinstance(o, Option):
+                return opts, tuple(freeze(option_key(x)) for x in opts)
+        return opts, opts
 
-    def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], prompt: str) -> tuple[Any, str]:
+    def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], keys: tuple[Any, ...], prompt: str,
+                kind: str) -> tuple[Any, str]:
         """The choice at a decision point and where it came from (forced, recorded, policy...)."""
         if len(opts) == 1:
             return opts[0], "forced"
         rec = self.spec.recorded.get(decision_id)
         if rec is not None and rec[0] == actor:
             choice = rec[1]
-            for o in opts:  # the usual case: the very value recorded (same type, so 1 never matches True)
-                if type(o) is type(choice) and o == choice:
+            for o, k in zip(opts, keys):  # the usual case: the very key recorded (same type, so 1 never matches True)
+                if type(k) is type(choice) and k == choice:
                     return o, self.spec.sources.get(decision_id, "recorded")
             wanted = canonical(choice)
-            for o in opts:
-                if canonical(o) == wanted:
+            for o, k in zip(opts, keys):
+                if canonical(k) == wanted:
                     return o, self.spec.sources.get(decision_id, "recorded")
             self._emit(ReportEvent, actor=actor, report="recorded-choice-illegal",
                        data=FrozenDict({"decision": decision_id, "choice": rec[1]}))
@@ -564,7 +604,7 @@ class Context:
         if policy is None:
             raise UnknownReference(f"decision {decision_id}: no player for actor {actor!r}")
         seen = self.spec.ruleset.observe(self.state, actor)
-        point = DecisionPoint(decision_id, actor, opts, seen, prompt, self.turn, self.phase)
+        point = DecisionPoint(decision_id, actor, opts, seen, prompt, self.turn, self.phase, kind)
         return freeze(choose_checked(policy, point)), "policy"
 
     # -- state -------------------------------------------------------------------------------

@@ -15,9 +15,46 @@ from medviz.engine.dice import natural_index
 from medviz.engine.errors import MalformedInput, MedvizError
 
 
+class Option:
+    """A typed option: a small structured value with its own ``key`` and ``words``.
+
+    Rule code offers subclasses (frozen dataclasses with ``slots=True``) at a decision point;
+    policies and apps read their fields and words. A history records only the ``key``, the
+    plain JSON value (text, number or object) that names the option for good, so a saved
+    game replays by key. A plain JSON value offered as an option is its own key and words.
+    """
+
+    __slots__ = ()
+
+    @property
+    def key(self) -> Any:
+        """The option as a history records it (plain JSON: text, a number or an object)."""
+        raise NotImplementedError(f"{type(self).__name__} must define key")
+
+    @property
+    def words(self) -> str:
+        """The option in plain words, for people (default: its key as text)."""
+        return str(self.key)
+
+
+def option_key(option: Any) -> Any:
+    """What a history records for ``option``: a typed option's ``key``, else the value itself."""
+    return option.key if isinstance(option, Option) else option
+
+
+def option_words(option: Any) -> str:
+    """``option`` in plain words: a typed option's ``words``, else its text."""
+    return option.words if isinstance(option, Option) else str(option)
+
+
 @dataclass(frozen=True, slots=True)
 class DecisionPoint:
-    """What a policy sees: a stable id, who decides, the legal options and the state."""
+    """What a policy sees: a stable id, who decides, the legal options and the state.
+
+    ``kind`` is the decision's family as its ruleset declares it (``Ruleset.decision_kinds``):
+    policies dispatch on it, never on the shape of the id. ``options`` are the values rule
+    code offered (typed ``Option``s or plain JSON values); ``keys`` what a history records.
+    """
 
     decision: str
     actor: str
@@ -26,6 +63,17 @@ class DecisionPoint:
     prompt: str = ""
     turn: int | None = None
     phase: str | None = None
+    kind: str = ""
+
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        """The options as a history records them (``option_key`` of each)."""
+        return tuple(option_key(o) for o in self.options)
+
+    def option(self, choice: Any) -> Any:
+        """The legal option that ``choice`` (a typed option or its key) names, or None."""
+        i = option_index(self.options, choice)
+        return None if i is None else self.options[i]
 
 
 @runtime_checkable
@@ -46,6 +94,8 @@ def canonical(option: Any) -> str:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Option):
+        return value.key
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"not JSON-able: {value!r}")
@@ -97,8 +147,8 @@ class ScriptedPolicy:
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         """The error for a scripted choice that is not legal here (subclasses name the rule)."""
         return MalformedInput(
-            f"decision {point.decision}: scripted choice {choice!r} is not among the legal options "
-            f"{list(point.options)!r}"
+            f"decision {point.decision}: scripted choice {option_words(choice)!r} is not among the legal options "
+            f"({'; '.join(option_words(o) for o in point.options)})"
         )
 
 
@@ -147,22 +197,25 @@ def parse_policy(spec: str, extra: Mapping[str, Any] | None = None) -> Policy:
 
 
 def choose_checked(policy: Policy, point: DecisionPoint) -> Any:
-    """Ask ``policy`` and check that its answer is one of the legal options."""
+    """Ask ``policy`` and check that its answer is one of the legal options.
+
+    Returns the legal option itself: a policy may answer with a typed option or its key.
+    """
     choice = policy.choose(point)
     for o in point.options:  # the usual case: the policy handed back one of the options
         if o is choice:
             return choice
-    wanted = canonical(choice)
-    if not any(canonical(o) == wanted for o in point.options):
+    i = option_index(point.options, choice)
+    if i is None:
         raise MalformedInput(
-            f"decision {point.decision}: policy {policy.spec} chose {choice!r}, "
+            f"decision {point.decision}: policy {policy.spec} chose {option_words(choice)!r}, "
             f"which is not a legal option"
         )
-    return choice
+    return point.options[i] if isinstance(point.options[i], Option) else choice
 
 
 def option_index(options: Sequence[Any], choice: Any) -> int | None:
-    """Index of ``choice`` among ``options`` by canonical form, or ``None``."""
+    """Index of ``choice`` among ``options`` by canonical form (a typed option's: its key), or ``None``."""
     wanted = canonical(choice)
     for i, o in enumerate(options):
         if canonical(o) == wanted:

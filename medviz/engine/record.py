@@ -31,7 +31,7 @@ from medviz.engine.events import DecisionEvent, DrawEvent, Event, ReportEvent, R
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.game import ChanceAsk, GameSpec, RunResult, Ruleset, Snapshot, run
 from medviz.engine.history import History, _history, parse_player
-from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, HumanSeat, Policy, option_index
+from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, HumanSeat, Policy, option_index, option_key
 from medviz.engine.registry import get_ruleset
 
 __all__ = ["RECORDING_FORMAT", "RECORDING_VERSION", "Entry", "RecordMove", "Recorder", "parse_entered"]
@@ -188,7 +188,7 @@ class Recorder:
         i = option_index(p.options, option)
         if i is None:
             raise self.refusal(p, option)
-        self._push(RecordMove((Entry("choice", p.decision, p.actor, freeze(p.options[i]), "human"),), "chose"))
+        self._push(RecordMove((Entry("choice", p.decision, p.actor, freeze(option_key(p.options[i])), "human"),), "chose"))
 
     def choose_index(self, index: int) -> None:
         """Enter the option at ``index`` of the pending decision's legal options."""

@@ -22,7 +22,7 @@ from medviz.engine.errors import IllegalAction, MalformedInput, MedvizError
 from medviz.engine.events import DecisionEvent, Event
 from medviz.engine.game import GameSpec, RunResult, Ruleset, run
 from medviz.engine.history import History, _history
-from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, HumanSeat, Policy, option_index
+from medviz.engine.policy import DecisionPoint, FirstOptionPolicy, HumanSeat, Policy, option_index, option_key
 
 __all__ = ["HumanSeat", "Refusal", "Table", "TableStep"]
 
@@ -34,7 +34,7 @@ Refusal = Callable[[DecisionPoint, Any], MedvizError]
 class TableStep:
     """One move at the table: the choices it put on record and who made them."""
 
-    #: (decision id, actor, choice), in the order the game asked.
+    #: (decision id, actor, choice as recorded: the option's key), in the order the game asked.
     choices: tuple[tuple[str, str, Any], ...]
     #: ``human`` (chosen at the table) or ``policy`` (the computer answered for the human).
     source: str
@@ -159,12 +159,13 @@ class Table:
         return self.pending
 
     def choose(self, option: Any) -> DecisionPoint | None:
-        """Answer the pending decision with ``option``; an illegal one is refused, naming the rule."""
+        """Answer the pending decision with ``option`` (a typed option or its key); an illegal one is
+        refused, naming the rule."""
         p = self._awaiting("choose")
         i = option_index(p.options, option)
         if i is None:
             raise self._refuse(p, option)
-        self._steps.append(TableStep(((p.decision, p.actor, p.options[i]),), "human", "chose"))
+        self._steps.append(TableStep(((p.decision, p.actor, option_key(p.options[i])),), "human", "chose"))
         return self.advance()
 
     def auto(self, policy: Policy | None = None) -> DecisionPoint | None:

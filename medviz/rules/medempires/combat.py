@@ -17,6 +17,7 @@ from typing import Any
 
 from medviz.engine.errors import IllegalAction, MalformedInput, UnknownReference
 from medviz.engine.game import Context, SecretAsk, Task
+from medviz.rules.medempires.choices import BattleUnit, Decision
 from medviz.rules.datafiles import load_toml
 
 DATA = Path(__file__).parent / "data"
@@ -370,9 +371,8 @@ def _unit_label(key: UnitKey) -> str:
     return f"{key[0]} {key[1]}"
 
 
-def _key_of(label: str) -> UnitKey:
-    power, code = label.split(" ")
-    return power, code
+def _unit(key: UnitKey) -> BattleUnit:
+    return BattleUnit(key[0], key[1])
 
 
 def task_combat(b: BattleState, ctx: Context) -> None:
@@ -382,7 +382,7 @@ def task_combat(b: BattleState, ctx: Context) -> None:
     ctx.report("combat-declared", actor=att.player, attacker=att.count(), defender=dfd.count())
     if b.may_avoid:
         choice = ctx.decide(_rid(b, "avoid-attempt"), dfd.player, ["stand", "try to avoid"],
-                            prompt="Try to avoid combat? (10.3.1)")
+                            prompt="Try to avoid combat? (10.3.1)", kind=Decision.AVOID)
         if choice == "try to avoid":
             drm = avoid_modifier(b)
             effects = {f: avoid_result(f + drm) for f in range(1, 7)}
@@ -395,7 +395,7 @@ def task_combat(b: BattleState, ctx: Context) -> None:
                 return
             if outcome == "raiders-only":
                 go = ctx.decide(_rid(b, "raiders-only"), att.player, ["attack with raiders", "break off"],
-                                prompt="Only raiders may attack (10.3.1 result 5)")
+                                prompt="Only raiders may attack (10.3.1 result 5)", kind=Decision.RAIDERS_ONLY)
                 if go == "break off":
                     ctx.change("battle-avoided", actor=dfd.player)
                     ctx.schedule(Task.of("battle.end"))
@@ -404,7 +404,8 @@ def task_combat(b: BattleState, ctx: Context) -> None:
     # Initiative (10.3.2 step 2): both sides commit markers secretly, before either die is rolled.
     committed = ctx.decide_secretly([
         SecretAsk(_rid(b, "initiative-markers", side), b.sides[side].player,
-                  list(range(initiative_markers(b, side) + 1)), "Markers to expend on initiative (+1 each)")
+                  list(range(initiative_markers(b, side) + 1)), "Markers to expend on initiative (+1 each)",
+                  Decision.INITIATIVE)
         for side in SIDES])
     for side, n in zip(SIDES, committed):
         s = b.sides[side]
@@ -421,7 +422,7 @@ def task_combat(b: BattleState, ctx: Context) -> None:
     ctx.report("initiative", actor=b.sides[winner].player, winner=winner, attacker=totals["attacker"],
                defender=totals["defender"])
     table = ctx.decide(_rid(b, "table"), b.sides[winner].player, tables_open(b),
-                       prompt="Which combat table? (10.3.2 step 3)")
+                       prompt="Which combat table? (10.3.2 step 3)", kind=Decision.TABLE)
     ctx.schedule(Task.of("battle.round", checkpoint=True, table=table, roller="attacker"))
 
 
@@ -434,10 +435,10 @@ def task_round(b: BattleState, ctx: Context, table: str, roller: str) -> None:
     count = table_count(b.engaged(roller), table)
     mine = roller_markers(b, roller, table)
     pick = ctx.decide(_rid(b, f"round-{k}", f"{roller}-marker"), r.player, ["none", *mine],
-                      prompt="Expend a stratagem marker for +1? (attacker declares first)")
+                      prompt="Expend a stratagem marker for +1? (attacker declares first)", kind=Decision.MARKER)
     theirs = opposing_markers(b, opp, table)
     counter = ctx.decide(_rid(b, f"round-{k}", f"{opp}-marker"), o.player, ["none", *theirs],
-                         prompt="Expend a stratagem marker for -1?")
+                         prompt="Expend a stratagem marker for -1?", kind=Decision.MARKER)
     for side, marker in ((roller, pick), (opp, counter)):
         if marker != "none":
             ctx.change("battle-marker-spent", actor=b.sides[side].player, side=side, marker=marker, use="combat")
@@ -455,7 +456,7 @@ def task_round(b: BattleState, ctx: Context, table: str, roller: str) -> None:
         _check_kings(b, ctx)
         if b.engaged(opp) and b.engaged(roller):
             go = ctx.decide(_rid(b, f"round-{k}", "counterattack"), o.player, ["counterattack", "stop"],
-                            prompt="Counterattack on the same table? (CA)")
+                            prompt="Counterattack on the same table? (CA)", kind=Decision.COUNTERATTACK)
             if go == "counterattack":
                 ctx.schedule(Task.of("battle.round", checkpoint=True, table=table, roller=opp))
                 return
@@ -463,12 +464,12 @@ def task_round(b: BattleState, ctx: Context, table: str, roller: str) -> None:
         lost = _eliminate_one(b, ctx, roller, f"round-{k}/bb-loss-1", table=table)
         i = 2
         while b.engaged(roller):
-            options = ["stop", *[_unit_label(x) for x in sorted(b.engaged(roller))]]
+            options: list[Any] = ["stop", *[_unit(x) for x in sorted(b.engaged(roller))]]
             more = ctx.decide(_rid(b, f"round-{k}", f"bb-loss-{i}"), r.player, options,
-                              prompt="Bloodbath: eliminate another of your units?")
+                              prompt="Bloodbath: eliminate another of your units?", kind=Decision.BLOODBATH_MORE)
             if more == "stop":
                 break
-            key = _key_of(more)
+            key = (more.power, more.code)
             ctx.change("battle-eliminate", actor=r.player, side=roller, power=key[0], unit=key[1])
             lost += weight(key, table)
             i += 1
@@ -478,7 +479,8 @@ def task_round(b: BattleState, ctx: Context, table: str, roller: str) -> None:
     elif result == "NE":
         if b.ops >= 2 and b.engaged("attacker") and b.engaged("defender"):
             again = ctx.decide(_rid(b, f"round-{k}", "attack-again"), b.sides["attacker"].player,
-                               ["stop", "attack again"], prompt="Start another combat for 2 OPs? (NE)")
+                               ["stop", "attack again"], prompt="Start another combat for 2 OPs? (NE)",
+                               kind=Decision.ATTACK_AGAIN)
             if again == "attack again":
                 ctx.change("battle-ops-spent", actor=b.sides["attacker"].player, ops=2)
                 ctx.schedule(Task.of("battle.combat", checkpoint=True))
@@ -507,9 +509,10 @@ def _eliminate_one(b: BattleState, ctx: Context, side: str, what: str, table: st
     units = b.engaged(side)
     if not units:
         return 0
-    options = [_unit_label(x) for x in sorted(units)]
-    pick = ctx.decide(_rid(b, what), b.sides[side].player, options, prompt="Which unit is eliminated?")
-    key = _key_of(pick)
+    options = [_unit(x) for x in sorted(units)]
+    pick = ctx.decide(_rid(b, what), b.sides[side].player, options, prompt="Which unit is eliminated?",
+                      kind=Decision.LOSS)
+    key = (pick.power, pick.code)
     ctx.change("battle-eliminate", actor=b.sides[side].player, side=side, power=key[0], unit=key[1])
     return weight(key, table) if table else 1
 
@@ -522,9 +525,9 @@ def _eliminate_points(b: BattleState, ctx: Context, side: str, points: int, tabl
         fits = [x for x in sorted(b.engaged(side)) if at_least or weight(x, table) <= points]
         if not fits:
             break
-        pick = ctx.decide(_rid(b, f"{what}-{i}"), b.sides[side].player, [_unit_label(x) for x in fits],
-                          prompt=f"Eliminate units worth {points} more")
-        key = _key_of(pick)
+        pick = ctx.decide(_rid(b, f"{what}-{i}"), b.sides[side].player, [_unit(x) for x in fits],
+                          prompt=f"Eliminate units worth {points} more", kind=Decision.LOSS)
+        key = (pick.power, pick.code)
         ctx.change("battle-eliminate", actor=b.sides[side].player, side=side, power=key[0], unit=key[1])
         points -= weight(key, table)
         i += 1

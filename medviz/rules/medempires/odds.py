@@ -19,6 +19,7 @@ from medviz.engine.events import freeze
 from medviz.engine.game import Task
 from medviz.engine.policy import DecisionPoint
 from medviz.rules.medempires import combat
+from medviz.rules.medempires.choices import BattleUnit, Decision
 from medviz.rules.medempires.combat import BattleState, UnitKey
 
 #: Loss preference of the doctrine: cheapest units first (recruit costs, 6.2).
@@ -105,29 +106,28 @@ class Doctrine:
 
     # -- the policy ------------------------------------------------------------------------------
     def choose(self, point: DecisionPoint) -> Any:
-        """Choose at a battle decision point (ids as made by ``combat``)."""
-        d, opts = point.decision, list(point.options)
-        tail = d.rsplit("/", 1)[-1]
-        if tail == "avoid-attempt":
+        """Choose at a battle decision point, by its declared kind (``choices.Decision``)."""
+        kind, opts = point.kind, point.options
+        if kind == Decision.AVOID:
             return "try to avoid" if self.avoid else "stand"
-        if tail == "raiders-only":
+        if kind == Decision.RAIDERS_ONLY:
             return "attack with raiders" if self.raiders_only else "break off"
-        if "/initiative-markers/" in d:
+        if kind == Decision.INITIATIVE:
             return min(self.initiative_markers, max(opts))
-        if tail == "table":
+        if kind == Decision.TABLE:
             return self._table(point)
-        if tail.endswith("-marker"):
+        if kind == Decision.MARKER:
             if not self.spend_markers:
                 return "none"
             for pref in ("AMB", "ST", "CDM", "MA"):
                 if pref in opts:
                     return pref
             return "none"
-        if tail == "counterattack":
+        if kind == Decision.COUNTERATTACK:
             return "counterattack" if self.counterattack else "stop"
-        if tail == "attack-again":
+        if kind == Decision.ATTACK_AGAIN:
             return "attack again" if self.reattack else "stop"
-        if tail.startswith("bb-loss-") and tail != "bb-loss-1":
+        if kind == Decision.BLOODBATH_MORE:
             return "stop"
         # Every other battle decision picks a unit to lose.
         return min(opts, key=_loss_rank)
@@ -165,9 +165,8 @@ def _battle_of(state: Any) -> BattleState:
     return state if isinstance(state, BattleState) else state.battle
 
 
-def _loss_rank(label: Any) -> tuple[int, str]:
-    power, code = str(label).split(" ")
-    return (LOSS_ORDER.index(code) if code in LOSS_ORDER else 99, power)
+def _loss_rank(unit: BattleUnit) -> tuple[int, str]:
+    return (LOSS_ORDER.index(unit.code) if unit.code in LOSS_ORDER else 99, unit.power)
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,15 +201,15 @@ class _EnumContext:
         self._used += 1
         return self._faces[self._used - 1]
 
-    def decide(self, decision_id: str, actor: str, options: Sequence[Any], **_: Any) -> Any:
+    def decide(self, decision_id: str, actor: str, options: Sequence[Any], *, kind: str = "", **_: Any) -> Any:
         opts = tuple(freeze(o) for o in options)
         if len(opts) == 1:
             return opts[0]
-        return self._doctrine.choose(DecisionPoint(decision_id, actor, opts, self.state))
+        return self._doctrine.choose(DecisionPoint(decision_id, actor, opts, self.state, kind=kind))
 
     def decide_secretly(self, asks: Sequence[Any]) -> list[Any]:
         """Every seat chooses from the same state: nothing is rolled or revealed in between."""
-        return [self.decide(a.decision, a.actor, a.options) for a in asks]
+        return [self.decide(a.decision, a.actor, a.options, kind=a.kind) for a in asks]
 
     def change(self, change: str, **data: Any) -> None:
         data.pop("actor", None)

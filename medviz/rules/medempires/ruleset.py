@@ -15,7 +15,7 @@ from medviz.engine.definition import DefinedRuleset, GameDefinition
 from medviz.engine.errors import MalformedInput, MedvizError
 from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
 from medviz.engine.game import Context, Task
-from medviz.engine.policy import DecisionPoint, Policy
+from medviz.engine.policy import DecisionPoint, Policy, option_key
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
@@ -236,13 +236,19 @@ class MedEmpires(DefinedRuleset):
         powers = [data.powers[p].name.split(" (")[0] for p, s in PLAYER_POWERS.items() if s == seat]
         return f"Player {seat} ({' and '.join(powers)})" if powers else f"Player {seat}"
 
+    def decision_kinds(self) -> Mapping[str, str]:
+        """The decisions of a whole game and of a battle (``choices.Decision``), in words."""
+        from medviz.rules.medempires.choices import DECISION_WORDS
+
+        return DECISION_WORDS
+
     def describe_option(self, point: DecisionPoint, option: Any) -> str:
-        """An option in words, with the game's own map and data (override files)."""
+        """An option in words (a typed option's words), with the game's own map and data (override files)."""
         from medviz.rules.medempires.game.describe import describe_choice
 
         if not isinstance(point.state, GameState):
             return super().describe_option(point, option)
-        return describe_choice(option, point.state.data_pair)
+        return describe_choice(option_key(option), point.state.data_pair)
 
     def turn_label(self, scenario: str, turn: int) -> str:
         """``GT2 (1291-1300)``: a game turn with the years it stands for (the scenario's turn_years); GT0: set-up."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from medviz.engine import Context
 from medviz.engine.game import SecretAsk
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.control import change_ruler, pay, ruler_drm, set_control, settle_powers
 from medviz.rules.medieval_xiii.interrupts import cancelled, holding, left_of, spies_stopped
 from medviz.rules.medieval_xiii.passage import Route, land_linked
@@ -79,7 +80,8 @@ def _counter_spies(s: MedievalState, ctx: Context, rid: str, side: str, seat: st
     if spies is None or other is None:
         return False
     choice = ctx.decide(f"{rid}/spies/{side}", seat, [{"do": "no-spies"}, {"do": "spies", "card": spies}],
-                        prompt="Play Spies to see the other side's Militia (8.1)?")
+                        prompt="Play Spies to see the other side's Militia (8.1)?",
+                        kind=Decision.SPIES_ATTACKER if side == "attacker" else Decision.SPIES_DEFENDER)
     if choice["do"] != "spies":
         return False
     ctx.change("move_card", actor=seat, card=spies, to="discard", why="8.1: Spies played in battle")
@@ -91,11 +93,12 @@ def land_battle(s: MedievalState, ctx: Context, rid: str, attacker: str, attack:
                 defender_roller: str | None = None) -> bool:
     """Secret Militia bids, Spies, the two dice and the totals (9.6); True when the attacker wins."""
     asks = [SecretAsk(f"{rid}/militia/attacker", attacker, bid_options(s.florins[attacker], militia_cost),
-                      f"Militia for the attack on {s.data.provinces[target].name} (9.2; {militia_cost} Fl per +1)")]
+                      f"Militia for the attack on {s.data.provinces[target].name} (9.2; {militia_cost} Fl per +1)",
+                      Decision.MILITIA_ATTACKER)]
     if defence.militia_ok and defence.seat is not None:
         asks.append(SecretAsk(f"{rid}/militia/defender", defence.seat,
                               bid_options(s.florins[defence.seat], s.data.c("militia_cost")),
-                              f"Militia to defend {s.data.provinces[target].name} (9.2)"))
+                              f"Militia to defend {s.data.provinces[target].name} (9.2)", Decision.MILITIA_DEFENDER))
     bids = ctx.decide_secretly(asks)
     a_bid = bids[0]
     d_bid = bids[1] if len(bids) > 1 else 0
@@ -106,12 +109,14 @@ def land_battle(s: MedievalState, ctx: Context, rid: str, attacker: str, attack:
             ctx.change("peek", seat=d_seat, seen={"what": "militia", "of": attacker, "bid": a_bid, "at": rid})
             d_bid = ctx.decide(f"{rid}/militia/defender/after-spies", d_seat,
                                bid_options(s.florins[d_seat], s.data.c("militia_cost")),
-                               prompt=f"The attacker bid +{a_bid}: change your Militia (8.1)?")
+                               prompt=f"The attacker bid +{a_bid}: change your Militia (8.1)?",
+                               kind=Decision.MILITIA_DEFENDER)
         elif _counter_spies(s, ctx, rid, "attacker", attacker, d_seat):
             ctx.change("peek", seat=attacker, seen={"what": "militia", "of": d_seat, "bid": d_bid, "at": rid})
             a_bid = ctx.decide(f"{rid}/militia/attacker/after-spies", attacker,
                                bid_options(s.florins[attacker], militia_cost),
-                               prompt=f"The defender bid +{d_bid}: change your Militia (8.1)?")
+                               prompt=f"The defender bid +{d_bid}: change your Militia (8.1)?",
+                               kind=Decision.MILITIA_ATTACKER)
     ctx.report("militia", actor=attacker, attacker=a_bid, defender=d_bid, rule="9.6 step 3")
     pay(s, ctx, attacker, a_bid * militia_cost, "Militia (9.2)")
     if d_bid and defence.seat is not None:
@@ -133,7 +138,7 @@ def naval_passage(s: MedievalState, ctx: Context, rid: str, seat: str, power: st
     data = s.data
     mover_navy = data.powers[power].navy or 0
     drm = ctx.decide(f"{rid}/naval-drm", seat, bid_options(s.florins[seat], data.c("naval_drm_cost")),
-                     prompt="Naval DRM for the whole voyage (10.3)")
+                     prompt="Naval DRM for the whole voyage (10.3)", kind=Decision.NAVAL_DRM)
     pay(s, ctx, seat, drm * data.c("naval_drm_cost"), "naval DRM (10.3)")
     cards: list[str] = []
     for sid in seas:
@@ -164,7 +169,7 @@ def naval_passage(s: MedievalState, ctx: Context, rid: str, seat: str, power: st
             if s.florins[other] < cost:
                 continue
             opts: list[int] = [-1] + bid_options(s.florins[other] - cost, data.c("naval_drm_cost"))
-            choice = ctx.decide(f"{rid}/sea-{card}/intercept/{pw}", other, opts,
+            choice = ctx.decide(f"{rid}/sea-{card}/intercept/{pw}", other, opts, kind=Decision.SEA_INTERCEPT,
                                 prompt=f"Intercept {data.powers[power].name} at sea on {card} with "
                                        f"{data.powers[pw].name}? (-1: no; n: yes with +n, 10.2)")
             if choice < 0:
@@ -190,8 +195,8 @@ def attack(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, targ
     ctx.report("attack", actor=seat, power=power, target=target, route=route.kind, rule="9.4")
     ctx.change("turn_flag", key="battle", value={"attacker": seat, "power": power, "target": target})
     for other in route.permission:
-        ok = ctx.decide(f"{rid}/permission/{other}", other,
-                        [{"do": "refuse"}, {"do": "grant"}],
+        ok = ctx.decide(f"{rid}/permission/{other}", other, [{"do": "refuse"}, {"do": "grant"}],
+                        kind=Decision.PERMISSION,
                         prompt=f"Let {data.powers[power].name} pass through your provinces to attack "
                                f"{data.provinces[target].name} (9.5)?")
         if ok["do"] != "grant":
@@ -207,7 +212,7 @@ def attack(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, targ
     jihad = holding(s, seat, "jihad")
     if jihad and mine.religion == "islam" and t_religion in ("catholic", "orthodox"):
         use = ctx.decide(f"{rid}/jihad", seat, [{"do": "no-jihad"}, {"do": "jihad", "card": jihad}],
-                         prompt="Declare a Jihad: Militia at 2 Fl per +1 (8.4)?")
+                         prompt="Declare a Jihad: Militia at 2 Fl per +1 (8.4)?", kind=Decision.JIHAD)
         if use["do"] == "jihad":
             ctx.change("move_card", actor=seat, card=jihad, to="discard", why="8.4: Jihad played")
             if not cancelled(s, ctx, f"{rid}/jihad", jihad, seat, "Jihad"):
@@ -216,7 +221,7 @@ def attack(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, targ
     mercs = mercenary_powers(s, seat, power, target)
     if mercs:
         pick = ctx.decide(f"{rid}/mercenaries", seat, [{"do": "none"}] + [{"do": "hire", "power": m} for m in mercs],
-                          prompt="Add Mercenaries to the attack (11.0)?")
+                          prompt="Add Mercenaries to the attack (11.0)?", kind=Decision.MERCENARIES)
         if pick["do"] == "hire":
             extra = data.powers[pick["power"]].army
             ctx.change("turn_flag", key="mercenaries_used", value=True)
@@ -226,7 +231,7 @@ def attack(s: MedievalState, ctx: Context, rid: str, seat: str, power: str, targ
         knights = holding(s, defence.seat, "knights_of_christ")
         if knights is not None:
             use = ctx.decide(f"{rid}/knights", defence.seat, [{"do": "no-knights"}, {"do": "knights", "card": knights}],
-                             prompt="Add a Knights of Christ card to the defence (7.1)?")
+                             prompt="Add a Knights of Christ card to the defence (7.1)?", kind=Decision.KNIGHTS)
             if use["do"] == "knights":
                 ctx.change("move_card", actor=defence.seat, card=knights, to="discard", why="7.1: support")
                 defence_extra = data.c("knights_army")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from medviz.engine import Context
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.control import (
     change_ruler,
     destroy_map_card,
@@ -56,7 +57,7 @@ def play_mongols(s: MedievalState, ctx: Context, rid: str, seat: str, card: str)
         ctx.report("mongols-no-target", actor=seat, rule="5.2")
         return
     target = ctx.decide(f"{rid}/mongol-target", seat, targets,
-                        prompt="Which easternmost map card do the Mongols attack (5.2)?")
+                        prompt="Which easternmost map card do the Mongols attack (5.2)?", kind=Decision.MONGOL_TARGET)
     defence = data.cards[target].mdr or 0
     if any(p in s.koc for p in data.provinces_on(target)):
         defence += data.c("knights_vs_mongols_province")
@@ -74,7 +75,8 @@ def play_mongols(s: MedievalState, ctx: Context, rid: str, seat: str, card: str)
         if knights is None:
             continue
         use = ctx.decide(f"{rid}/knights/{other}", other, [{"do": "no-knights"}, {"do": "knights", "card": knights}],
-                         prompt=f"Add Knights of Christ (+{data.c('knights_army')}) to the defence of {target} (7.3 A)?")
+                         prompt=f"Add Knights of Christ (+{data.c('knights_army')}) to the defence of {target} (7.3 A)?",
+                         kind=Decision.KNIGHTS)
         if use["do"] == "knights":
             ctx.change("move_card", actor=other, card=knights, to="discard", why="7.3 A")
             defence += data.c("knights_army")
@@ -187,7 +189,8 @@ def crusade(s: MedievalState, ctx: Context, rid: str, pope: str) -> None:
                        and p not in s.excommunicated]
             if victims:
                 pick = ctx.decide(f"{rid}/excommunicate/{other}", pope, [{"power": "none"}] + [{"power": p} for p in victims],
-                                  prompt=f"{other} cannot pay the Crusade fee: excommunicate one of his Powers (6.2)?")
+                                  prompt=f"{other} cannot pay the Crusade fee: excommunicate one of his Powers (6.2)?",
+                                  kind=Decision.EXCOMMUNICATE)
                 if pick["power"] != "none":
                     ctx.change("excommunicated", actor=pope, power=pick["power"], on=True, why="6.2: could not pay")
     strength = 0
@@ -202,7 +205,8 @@ def crusade(s: MedievalState, ctx: Context, rid: str, pope: str) -> None:
             + [{"commit": "knights", "province": prov} for prov in knights]
         if len(opts) == 1:
             continue
-        pick = ctx.decide(f"{rid}/crusade/commit/{seat}", seat, opts, prompt="Commit one Catholic Power to the Crusade (6.2)")
+        pick = ctx.decide(f"{rid}/crusade/commit/{seat}", seat, opts, prompt="Commit one Catholic Power to the Crusade (6.2)",
+                          kind=Decision.CRUSADE_COMMIT)
         if pick["commit"] == "none":
             continue
         if pick["commit"] == "knights":
@@ -219,7 +223,7 @@ def crusade(s: MedievalState, ctx: Context, rid: str, pope: str) -> None:
                      and data.action_cards[c] == "knights_of_christ"), None)
         if card is not None:
             use = ctx.decide(f"{rid}/crusade/knights/{seat}", seat, [{"do": "no-knights"}, {"do": "knights", "card": card}],
-                             prompt="Add a Knights of Christ card to the Crusade (7.1)?")
+                             prompt="Add a Knights of Christ card to the Crusade (7.1)?", kind=Decision.KNIGHTS)
             if use["do"] == "knights":
                 ctx.change("move_card", actor=seat, card=card, to="discard", why="7.1: Crusade support")
                 strength += data.c("knights_army")

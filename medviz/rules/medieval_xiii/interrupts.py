@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from medviz.engine import Context
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.state import MedievalState
 
 #: Kinds Deus ex Machina may cancel (8.6 names Pope, Mongol and Knights of Christ as immune; a
@@ -43,7 +44,8 @@ def _offer_cancel(s: MedievalState, ctx: Context, seats: list[str], kind: str, s
         if held is None:
             continue
         choice = ctx.decide(f"{rid}/{step}/{seat}", seat,
-                            [{"do": "let-it-be"}, {"do": "cancel", "card": held, "against": card}], prompt=prompt)
+                            [{"do": "let-it-be"}, {"do": "cancel", "card": held, "against": card}], prompt=prompt,
+                            kind=Decision(step))
         if choice["do"] == "cancel":
             ctx.change("move_card", actor=seat, card=held, to="discard", why=why)
             ctx.report("cancelled", actor=seat, card=card, by=held, rule=rule)

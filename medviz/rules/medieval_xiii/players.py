@@ -13,6 +13,7 @@ from medviz.engine import DecisionPoint
 from medviz.engine.dice import natural_index
 from medviz.rules.medieval_xiii.battle import defender_side
 from medviz.rules.medieval_xiii.control import ruler_drm
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.passage import targets
 from medviz.rules.medieval_xiii.state import MedievalState
 
@@ -38,40 +39,32 @@ class HeuristicPolicy:
     def choose(self, point: DecisionPoint) -> Any:
         s: MedievalState = point.state
         me = point.actor
-        d = point.decision
+        k = point.kind
         opts = point.options
-        if d.startswith("setup/pick-"):
+        if k == Decision.SELECT_POWER:
             return max(opts, key=lambda p: (self._power_value(s, p), -opts.index(p)))
-        tail = d.rsplit("/", 1)[-1]
-        if tail == "income-or-act":
+        if k == Decision.INCOME_OR_ACT:
             return self._income_or_act(s, me, opts)
-        if "/action-" in d and tail.startswith("action-"):
+        if k == Decision.ACTION:
             return self._action(s, me, opts)
-        if "/militia/" in d:
-            return self._militia(s, me, d, opts)
-        if tail == "mongol-target":
+        if k in (Decision.MILITIA_ATTACKER, Decision.MILITIA_DEFENDER):
+            return self._militia(s, me, point.decision, k == Decision.MILITIA_DEFENDER, opts)
+        if k == Decision.MONGOL_TARGET:
             return min(opts, key=lambda c: sum(s.data.provinces[p].income for p in s.data.provinces_on(c)
                                                 if s.control.get(p) == me))
-        if "/intercept/" in d:
+        if k == Decision.SEA_INTERCEPT:
             battle = s.turn.get("battle") or {}
             return 0 if 0 in opts and s.control.get(battle.get("target", "")) == me else -1
-        if tail == "naval-drm":
+        if k == Decision.NAVAL_DRM:
             return opts[min(1, len(opts) - 1)]
-        if "/crusade/commit/" in d:
+        if k == Decision.CRUSADE_COMMIT:
             return max(opts, key=lambda o: self._commit_value(s, o))
-        if "/excommunicate/" in d:
-            return opts[-1]
-        if "/permission/" in d or "/trade/" in d:  # it lets nobody through and trades with nobody (9.5, 13.1)
+        if k in (Decision.PERMISSION, Decision.TRADE):  # it lets nobody through and trades with nobody (10.1, 13.1)
             return next(o for o in opts if o["do"] == "refuse")
-        if tail in ("jihad", "mercenaries") or "/knights" in d:
+        if k in (Decision.EXCOMMUNICATE, Decision.JIHAD, Decision.MERCENARIES, Decision.KNIGHTS,
+                 Decision.SPIES_ATTACKER, Decision.ASSASSIN_COUNTER):
             return opts[-1]
-        if "/spies/" in d:
-            return opts[-1] if d.endswith("/attacker") else opts[0]
-        if "/assassin-counter/" in d:
-            return opts[-1]
-        if tail.startswith("mandatory-"):
-            return opts[0]
-        return opts[0]  # map card (keep two attacks), Spies on the map deck, Deus ex Machina: wait
+        return opts[0]  # map card (keep two attacks), Spies on the map deck or as defender, Deus ex Machina: wait
 
     # -- judgement --------------------------------------------------------------------------
     @staticmethod
@@ -153,7 +146,7 @@ class HeuristicPolicy:
             return next(o for o in opts if o["do"] == "end")
         return max(scored, key=lambda t: (t[0], t[1]))[2]
 
-    def _militia(self, s: MedievalState, me: str, decision: str, opts: Any) -> Any:
+    def _militia(self, s: MedievalState, me: str, decision: str, defending: bool, opts: Any) -> Any:
         data = s.data
         battle = s.turn.get("battle") or {}
         target = battle.get("target")
@@ -161,7 +154,7 @@ class HeuristicPolicy:
         if target is None:  # a Civil War: beat the rebels' 0 by a margin
             return min(top, 2)
         value = data.provinces[target].income
-        if decision.endswith("/defender") or decision.endswith("/defender/after-spies"):
+        if defending:
             want = min(top, value + 1, s.florins[me] // data.c("militia_cost") // 2 + 1)
             return max(0, want)
         defence = defender_side(s, target)

@@ -94,6 +94,12 @@ class MedievalRuleset(DefinedRuleset):
         view.seen_by = seat
         return view
 
+    def decision_kinds(self) -> Mapping[str, str]:
+        """Medieval's decision families in words (``decisions.Decision``)."""
+        from medviz.rules.medieval_xiii.decisions import DECISION_WORDS
+
+        return DECISION_WORDS
+
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         return IllegalAction(f"{point.decision}: {choice!r} is not allowed here; the legal options are "
                              f"{list(point.options)!r}", rule="3.1")

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from medviz.engine import Context
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.interrupts import holding
 from medviz.rules.medieval_xiii.state import MedievalState
 from medviz.rules.medieval_xiii.words import card as card_words
@@ -73,7 +74,7 @@ def make_offer(s: MedievalState, ctx: Context, rid: str, seat: str, offer: Mappi
         buyer, seller = other, seat
     opts: list[dict[str, Any]] = [{"do": "refuse"}] + ([{"do": "accept"}] if able else [])
     thing = f"a {kind_words(what)} card of yours" if "buy" in offer else card_words(s.data, what)
-    answer = ctx.decide(f"{rid}/trade/{other}", other, opts,
+    answer = ctx.decide(f"{rid}/trade/{other}", other, opts, kind=Decision.TRADE,
                         prompt=f"Player {seat} offers {price} Fl for {thing}: accept (13.1)?" if "buy" in offer
                         else f"Player {seat} offers you {thing} for {price} Fl: accept (13.1)?")
     if answer["do"] != "accept":

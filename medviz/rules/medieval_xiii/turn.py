@@ -9,6 +9,7 @@ from typing import Any
 
 from medviz.engine import Context, Task
 from medviz.rules.medieval_xiii import battle, cards, trade
+from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.control import (
     can_still_appear,
     gain,
@@ -77,7 +78,7 @@ def task_draft_pick(s: MedievalState, ctx: Context, n: int, seat: str) -> None:
     pool = [card_power(c) or "" for c in s.table]
     mine = s.powers_of(seat)
     allowed = [p for p in pool if not any(powers_border(s, p, m) for m in mine)] or pool
-    power = ctx.decide(f"setup/pick-{n}", seat, allowed, prompt="Select a Power (2.2)")
+    power = ctx.decide(f"setup/pick-{n}", seat, allowed, prompt="Select a Power (2.2)", kind=Decision.SELECT_POWER)
     ctx.change("move_card", actor=seat, card=power_card(power), to=f"front:{seat}", why="2.2: selected")
 
 
@@ -165,11 +166,12 @@ def phase_map(s: MedievalState, ctx: Context, seat: str, prefix: str) -> None:
     spies = holding(s, seat, "spies")
     if spies is not None:
         look = ctx.decide(f"{prefix}/map-spies", seat, [{"do": "no-spies"}, {"do": "spies", "card": spies}],
-                          prompt="Play Spies to look at the next map card (8.1)?")
+                          prompt="Play Spies to look at the next map card (8.1)?", kind=Decision.MAP_SPIES)
         if look["do"] == "spies":
             cards.play_spies(s, ctx, f"{prefix}/map-spies", seat, spies, {"use": "map"})
     draw = ctx.decide(f"{prefix}/map-card", seat, [{"do": "no-map-card"}, {"do": "draw-map-card"}],
-                      prompt="Draw a map card? (then no Pope card and only one Attack this turn, 3.3)")
+                      prompt="Draw a map card? (then no Pope card and only one Attack this turn, 3.3)",
+                      kind=Decision.MAP_CARD)
     if draw["do"] == "draw-map-card":
         ctx.change("turn_flag", key="map_drawn", value=True)
         place_map_card(s, ctx, s.map_deck[0], seat)
@@ -186,7 +188,8 @@ def phase_mandatory(s: MedievalState, ctx: Context, seat: str, prefix: str) -> N
         n += 1
         rid = f"{prefix}/mandatory-{n}"
         kinds = {s.data.action_cards[c]: c for c in mandatory}
-        card = ctx.decide(rid, seat, sorted(kinds.values()), prompt="Which Mandatory card first (3.2)?")
+        card = ctx.decide(rid, seat, sorted(kinds.values()), prompt="Which Mandatory card first (3.2)?",
+                          kind=Decision.MANDATORY_ORDER)
         kind = s.data.action_cards[card]
         if kind == "mongols":
             cards.play_mongols(s, ctx, rid, seat, card)
@@ -270,7 +273,7 @@ def knights_targets(s: MedievalState, seat: str) -> list[str]:
 def phase_actions(s: MedievalState, ctx: Context, seat: str, prefix: str) -> None:
     """3.1 D: collect income and nothing else, or act: cards, discards and Attacks, then end."""
     choice = ctx.decide(f"{prefix}/income-or-act", seat, [{"do": "act"}, {"do": "collect-income"}],
-                        prompt="Collect Income (and do nothing else), or act (3.1 D)?")
+                        prompt="Collect Income (and do nothing else), or act (3.1 D)?", kind=Decision.INCOME_OR_ACT)
     if choice["do"] == "collect-income":
         amount = income(s, seat)
         ctx.change("turn_flag", key="income", value=True)
@@ -284,7 +287,7 @@ def phase_actions(s: MedievalState, ctx: Context, seat: str, prefix: str) -> Non
     while not s.over:
         n += 1
         rid = f"{prefix}/action-{n}"
-        opt = ctx.decide(rid, seat, action_options(s, seat), prompt="Your action (3.1 D)")
+        opt = ctx.decide(rid, seat, action_options(s, seat), prompt="Your action (3.1 D)", kind=Decision.ACTION)
         do = opt["do"]
         if do == "end":
             return

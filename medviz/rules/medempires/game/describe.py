@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from medviz.engine.policy import option_key
 from medviz.rules.medempires.combat import MARKER_NAMES, UNIT_NAMES
 from medviz.rules.medempires.game.datapair import DataPair, shipped_data
 
@@ -267,7 +268,7 @@ def describe_choice(choice: Any, pair: DataPair | None = None) -> str:
     Names come from ``pair`` (the game's own data), else from the shipped data.
     """
     w = pair if pair is not None else shipped_data()
-    text = str(choice)
+    text = str(option_key(choice))  # a typed option (choices.py) is worded by its key, as the log words it
     powers = w.game_data.powers
     if "|" in text:
         parts = text.split("|")

@@ -10,21 +10,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from medviz.engine.errors import IllegalAction, MedvizError
-from medviz.engine.policy import DecisionPoint, ScriptedPolicy
+from medviz.engine.policy import DecisionPoint, ScriptedPolicy, option_key
+from medviz.rules.medempires.choices import BATTLE_DECISIONS, OPS_DECISIONS, POLITICS_DECISIONS, Decision
 from medviz.rules.medempires.game.state import GameState, friendly_port_seas
 from medviz.rules.medempires.game.datapair import shipped_data
+from medviz.rules.medempires.game.describe import describe_choice
 
 
-def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[str, str]:
-    """(reason, rule) for an illegal ``choice`` at ``decision``."""
-    text = str(choice)
+def why_illegal(state: GameState | None, point: DecisionPoint, choice: Any) -> tuple[str, str]:
+    """(reason, rule) for an illegal ``choice`` at ``point``, by the decision's kind (``choices.Decision``)."""
+    kind, side = point.kind, point.actor
+    text = str(option_key(choice))
     f = state.force if isinstance(state, GameState) else None
     gm = state.map if isinstance(state, GameState) else shipped_data().game_map
     m = gm.areas
-    if decision.startswith("setup/") and state is not None:
+    if kind == Decision.SETUP and state is not None:
         from medviz.rules.medempires.game.deploy import land_options, setup_rule
 
-        _, power, unit = decision.split("/")
+        power, unit = point.options[0].power, point.options[0].counter
         st = state.data.setup[power]
         rule = setup_rule(st)
         if unit == "king":
@@ -35,11 +38,11 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
             return (f"every one of {', '.join(st.must_occupy)} must hold a land unit; the units left must go to "
                     f"{', '.join(land_options(state, st, 1))}", rule)
         return (f"{state.data.powers[power].name} sets up only in {', '.join(st.land_areas)}", rule)
-    if "/ops-" in decision and "/units/" in decision:
-        if "/intercept" in decision:
+    if kind == Decision.FORCE_UNITS:
+        if f is not None and side != f.side:
             return ("the interceptor names at least one of its units in the area, of any powers", "10.2")
         return ("a force is named from the units there that have not acted, at least one unit", "10.0")
-    if "/ops-" in decision and "/action-" in decision and f is not None:
+    if kind == Decision.ACTION and f is not None:
         verb, _, arg = text.partition(":")
         if f.restricted and verb in ("embark", "debark", "land", "attack", "raid", "embark-king"):
             return (f"the fleet must first reach a sea next to a friendly city before it may {verb}", "11.1")
@@ -76,41 +79,44 @@ def why_illegal(state: GameState | None, decision: str, choice: Any) -> tuple[st
         if verb == "end" and f.cargo:
             return ("transported units cannot stay aboard when the fleet ends its action", "11.2")
         return ("not a legal action for this force", "10.0")
-    if "/ops-" in decision and "/leave/" in decision:
+    if kind == Decision.LEAVE:
         return ("units leaving a neutral's home area go to an adjacent area in their side's total control", "7.1.3")
-    if "/ops-" in decision:
+    if kind in BATTLE_DECISIONS:
+        return ("not a legal choice in this battle", "10.3")
+    if kind in OPS_DECISIONS:
         if "|" in text:
             area, power, _ = (text.split("|") + ["", ""])[:3]
             if state is not None and state.side_of(power) is None:
                 return (f"{power} is not under your control (neutral or vassal units do not operate)", "10.0")
             return ("those units are not available (already activated this phase?)", "10.0")
         return ("not a legal choice in the Operations Phase", "10.0")
-    if "/politics/" in decision:
-        kind = text.split(":")[0]
-        if kind in ("diplomacy", "vassalage", "rebellion") and state is not None:
-            side = decision.split("/")[-1] if decision.split("/")[-1] in ("A", "B") else None
-            if side and kind not in state.political[side]:
-                return (f"only one {kind} attempt per game turn, and a pass forfeits one kind", "7.0")
-            if side and not state.hands[side].get("diplomacy"):
+    if kind in POLITICS_DECISIONS:
+        attempt = text.split(":")[0]
+        if kind == Decision.ATTEMPT and attempt in ("diplomacy", "vassalage", "rebellion") and state is not None:
+            if attempt not in state.political[side]:
+                return (f"only one {attempt} attempt per game turn, and a pass forfeits one kind", "7.0")
+            if not state.hands[side].get("diplomacy"):
                 return ("an attempt costs a Diplomacy marker, and you hold none", "7.0")
             target = text.split(":", 1)[-1].split("@")[0]
             if target in ("france", "anjou", "aragon"):
                 return ("politics cannot change the status of France, Anjou or Aragon", "7.0")
-            if kind == "vassalage":
+            if attempt == "vassalage":
                 return ("vassalage only over a neutral power that is not the other side's vassal", "7.2")
-            if kind == "rebellion":
+            if attempt == "rebellion":
                 return ("a rebellion needs a home area held by the other side and no ground unit of the power on the map", "7.3")
             return ("diplomacy targets a neutral, or an ally or vassal of the other side", "7.1")
         return ("not a legal political choice", "7.0")
-    if "/recruit/" in decision:
-        if decision.endswith("/area"):
-            if state is not None and text in m and m[text].kind == "sea" and text not in friendly_port_seas(state, decision.split("/")[2]):
-                return ("fleets are placed in a sea next to a friendly total-controlled area with a city", "6.2")
-            return ("recruits go to friendly total-controlled areas, at most three per area (allies: areas with a city)", "6.2")
+    if kind == Decision.RECRUIT_PLACE:
+        if state is not None and text in m and m[text].kind == "sea" and text not in friendly_port_seas(state, side):
+            return ("fleets are placed in a sea next to a friendly total-controlled area with a city", "6.2")
+        return ("recruits go to friendly total-controlled areas, at most three per area (allies: areas with a city)", "6.2")
+    if kind == Decision.PURCHASE:
         return ("not affordable, over the counter limit, or not recruitable by this side", "6.2")
-    if "/end/" in decision:
+    if kind == Decision.ORDER:
+        return ("the winner of the roll goes first or second", "5.1")
+    if kind in (Decision.REDISTRIBUTE, Decision.REDISTRIBUTE_TO, Decision.STACKING):
         return ("redistribution moves a unit once, between areas in your total control", "5.2")
-    if "/stratagems/" in decision:
+    if kind == Decision.CRUSADE_UNIT:
         return ("not a legal choice for the Crusade", "12.0")
     return ("not a legal choice here", "5.1")
 
@@ -125,5 +131,7 @@ class HumanPlayer(ScriptedPolicy):
 
     def refusal(self, point: DecisionPoint, choice: Any) -> MedvizError:
         """``IllegalAction`` naming the rule that forbids ``choice`` here."""
-        reason, rule = why_illegal(point.state, point.decision, choice)
-        return IllegalAction(f"{point.decision}: {choice!r} is refused: {reason}", rule)
+        reason, rule = why_illegal(point.state, point, choice)
+        key = option_key(choice)
+        pair = point.state.data_pair if isinstance(point.state, GameState) else None
+        return IllegalAction(f"{point.decision}: {key!r} ({describe_choice(key, pair)}) is refused: {reason}", rule)

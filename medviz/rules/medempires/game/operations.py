@@ -8,6 +8,8 @@ interception can be scheduled between two steps and the force goes on with its s
 from __future__ import annotations
 
 from medviz.engine.game import Context, Task
+from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.game.options import Action, ForcePick, Place
 from medviz.rules.medempires.game.battles import best_king, bury_lonely_kings, check_pope, open_battle
 from medviz.rules.medempires.game.state import (
     LAND_CODES,
@@ -52,15 +54,16 @@ def leave_home_area(state: GameState, ctx: Context, side: str, area: str) -> Non
         if not dests:
             ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, n=n, reason="7.1.3 nowhere to go")
             continue
-        to = ctx.decide(f"{prefix}/{p}-{c}", side, dests,
-                        prompt=f"7.1.3: move your units out of {state.map.areas[area].name}")
+        to = ctx.decide(f"{prefix}/{p}-{c}", side, [Place(a) for a in dests],
+                        prompt=f"7.1.3: move your units out of {state.map.areas[area].name}", kind=Decision.LEAVE).area
         ctx.change("unit-moved", actor=side, power=p, unit=c, n=n, source=area, to=to, done=True, why="7.1.3")
         went.append(to)
     data = state.data
     for k, at in sorted(state.kings.items()):
         if at == area and PLAYER_POWERS[data.kings[k].power] == side and went:
             to = went[0] if len(set(went)) == 1 else ctx.decide(
-                f"{prefix}/king-{k}", side, sorted(set(went)), prompt="7.1.3: where does the King go?")
+                f"{prefix}/king-{k}", side, [Place(a) for a in sorted(set(went))],
+                prompt="7.1.3: where does the King go?", kind=Decision.LEAVE).area
             ctx.change("king-moved", actor=side, king=k, to=to)
     left = [s for s in state.must_leave.get(area, []) if s != side]
     ctx.change("must-leave", actor=side, area=area, sides=left)
@@ -68,8 +71,9 @@ def leave_home_area(state: GameState, ctx: Context, side: str, area: str) -> Non
     check_pope(state, ctx)
 
 
-def force_options(state: GameState, side: str) -> list[str]:
-    """``area|power|all`` or ``area|power|CODE`` (one unit) for every unit not yet activated (10.0)."""
+def force_options(state: GameState, side: str) -> list[ForcePick]:
+    """All of a power's units in an area, one unit ``CODE``, or ``pick`` (named kind by kind), for every
+    unit not yet activated (10.0)."""
     m = state.map.areas
     out = []
     for area in sorted(state.units):
@@ -83,10 +87,10 @@ def force_options(state: GameState, side: str) -> list[str]:
             if avail > 0:
                 per_power.setdefault(p, {})[c] = avail
         for p in sorted(per_power):
-            out.append(f"{area}|{p}|all")
+            out.append(ForcePick(area, p, "all"))
             if sum(per_power[p].values()) > 1:
-                out += [f"{area}|{p}|{c}" for c in sorted(per_power[p])]
-                out.append(f"{area}|{p}|pick")  # 10.0: any number of the power's units, named one kind at a time
+                out += [ForcePick(area, p, c) for c in sorted(per_power[p])]
+                out.append(ForcePick(area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
     return out
 
 
@@ -100,7 +104,7 @@ def pick_units(state: GameState, ctx: Context, rid: str, side: str, available: d
         lo = 1 if i == len(keys) - 1 and not units else 0
         k = ctx.decide(f"{rid}/units/{key[0]}-{key[1]}", side, list(range(lo, available[key] + 1)),
                        prompt=f"How many {state.data.powers[key[0]].name} {unit_name(key[1], 2)} "
-                              f"in {state.map.areas[area].name} go? ({rule})")
+                              f"in {state.map.areas[area].name} go? ({rule})", kind=Decision.FORCE_UNITS)
         if k:
             units[key] = int(k)
     return units
@@ -112,10 +116,10 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
     if not opts:
         return
     prefix = f"{gt(state)}/ops-{side}/force-{n}"
-    choice = ctx.decide(prefix, side, ["end phase", *opts], prompt="Activate a force (10.0)")
+    choice = ctx.decide(prefix, side, ["end phase", *opts], prompt="Activate a force (10.0)", kind=Decision.FORCE)
     if choice == "end phase":
         return
-    area, power, what = choice.split("|")
+    area, power, what = choice.area, choice.power, choice.what
     units: dict[Key, int] = {}
     for (p, c), _ in sorted(state.units[area].items()):
         if p == power and (what in ("all", "pick") or c == what):
@@ -135,7 +139,8 @@ def task_activate(state: GameState, ctx: Context, side: str, n: int) -> None:
             state.data.kings[k].power == power or (left <= 0 and PLAYER_POWERS[state.data.kings[k].power] == side)))
         for k in mine:
             opts_k = ["with the King"] if left <= 0 else ["without the King", "with the King"]
-            if ctx.decide(f"{prefix}/king-{k}", side, opts_k, prompt="Does the King join the force?") == "with the King":
+            if ctx.decide(f"{prefix}/king-{k}", side, opts_k, prompt="Does the King join the force?",
+                          kind=Decision.KING_JOINS) == "with the King":
                 kings.append(k)
     restricted = kind == "sea" and area not in friendly_port_seas(state, side)
     form_force(state, ctx, prefix, side, power, kind, area, units, kings, restricted)
@@ -155,7 +160,7 @@ def form_force(state: GameState, ctx: Context, prefix: str, side: str, power: st
     limit = state.data.operations.thresholds["ops_max_military_advantage"]
     if ma:
         spend = ctx.decide(f"{prefix}/ops-markers", side, list(range(min(ma, limit) + 1)),
-                           prompt="Military Advantage markers to add to the OPs (+1 each)")
+                           prompt="Military Advantage markers to add to the OPs (+1 each)", kind=Decision.OPS_MARKERS)
         for _ in range(int(spend)):
             ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="OPs")
         total += int(spend)
@@ -174,65 +179,66 @@ def _enemy_fleets(state: GameState, area: str, side: str) -> dict[Key, int]:
     return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] == "F"}
 
 
-def step_options(state: GameState, f: Force) -> list[str]:
+def step_options(state: GameState, f: Force) -> list[Action]:
     """Everything the force may do next (10.1-10.3, 11.1-11.4)."""
     m = state.map.areas
     side, foe = f.side, other_side(f.side)
-    out: list[str] = []
+    out: list[Action] = []
+    end = Action("end")
     here = m[f.area]
     if f.kind == "land":
         leave = cost(state, "ground_move") + (cost(state, "leave_enemy_area") if state.has_side_units(f.area, foe)
                                                and _enemy_land(state, f.area, side) else 0)
         if f.ops >= leave:
-            out += [f"move:{a}" for a in sorted(here.neighbours)]
+            out += [Action("move", a) for a in sorted(here.neighbours)]
         if _enemy_land(state, f.area, side) and f.ops >= cost(state, "combat"):
-            out.append("attack")
+            out.append(Action("attack"))
         if f.area != f.start:
             for (p, c), _ in sorted(state.units.get(f.area, {}).items()):
                 if p == f.power and c != "F" and state.available(f.area, (p, c)) > 0:
-                    out.append(f"pickup:{c}")
+                    out.append(Action("pickup", unit=c))
         if f.count() > 1:
-            out += [f"drop:{c}" for (_, c) in sorted(f.units)]
-        return ["end", *out]
+            out += [Action("drop", unit=c) for (_, c) in sorted(f.units)]
+        return [end, *out]
     # a fleet force
     if f.ops >= cost(state, "naval_move"):
-        out += [f"move:{a}" for a in sorted(here.neighbours)]
+        out += [Action("move", a) for a in sorted(here.neighbours)]
     if f.restricted:
-        return ["end", *out] if not f.cargo else out or ["end"]
+        return [end, *out] if not f.cargo else out or [end]
     if _enemy_fleets(state, f.area, side) and not f.cargo and not f.cargo_kings and f.ops >= cost(state, "combat"):
-        out.append("attack")
+        out.append(Action("attack"))
     if f.area != f.start:  # 10.1: a force picks up units that have not acted, outside its initial area
         if state.available(f.area, (f.power, "F")) > 0:
-            out.append("pickup:F")
+            out.append(Action("pickup", unit="F"))
     if f.count() > 1 and 2 * (f.count() - 1) >= sum(f.cargo.values()):  # 11.2: room for the cargo aboard
-        out.append("drop:F")
+        out.append(Action("drop", unit="F"))
     room = 2 * f.count() - sum(f.cargo.values())
     debarks = []
     for land in sorted(here.coasts):
         holder = state.ctl.get(land)
         if holder == foe:
             if f.cargo and len({p for p, _ in f.cargo}) == 1 and f.ops >= cost(state, "amphibious_landing"):
-                out.append(f"land:{land}")
+                out.append(Action("land", land))
             if raids_allowed(state) and f.power == "aragon" and f.cargo.get(("aragon", "M")) \
                     and f.ops >= cost(state, "coastal_raid"):
-                out.append(f"raid:{land}")
+                out.append(Action("raid", land))
             continue
         if room > 0:
             for (p, code), _ in sorted(state.units.get(land, {}).items()):
                 if code in LAND_CODES and state.side_of(p) == side and state.available(land, (p, code)) > 0:
-                    out.append(f"embark:{land}:{p}:{code}")
+                    out.append(Action("embark", land, p, code))
         for k in sorted(kk for kk, a in state.kings.items() if a == land and PLAYER_POWERS[state.data.kings[kk].power] == side):
-            out.append(f"embark-king:{land}:{k}")
+            out.append(Action("embark-king", land, king=k))
         for (p, code) in sorted(f.cargo):
-            debarks.append(f"debark:{land}:{p}:{code}")
+            debarks.append(Action("debark", land, p, code))
         if land in king_shores(state, f):
-            out += [f"debark-king:{land}:{k}" for k in sorted(f.cargo_kings)]
+            out += [Action("debark-king", land, king=k) for k in sorted(f.cargo_kings)]
     out += debarks
     if not f.cargo:  # 11.2: Kings are no land units; a fleet carrying only Kings may end its action
-        return ["end", *out]
-    if not debarks and not any(o.startswith("land:") for o in out):
+        return [end, *out]
+    if not debarks and not any(o.verb == "land" for o in out):
         # Ruling (11.2): cargo that can go ashore nowhere and cannot move on is lost with the action.
-        return ["end", *out] if not any(o.startswith("move:") for o in out) else out
+        return [end, *out] if not any(o.verb == "move" for o in out) else out
     return out
 
 
@@ -271,8 +277,9 @@ def put_kings_ashore(state: GameState, ctx: Context, f: Force, prefix: str) -> N
         if not shores:
             ctx.change("king-died", actor=f.side, king=king, power=power, cause="no friendly units left")
             continue
-        to = ctx.decide(f"{prefix}/ashore/{king}", f.side, shores,
-                        prompt=f"The fleet's action ends: where does {state.data.kings[king].name} go ashore? (11.2)")
+        to = ctx.decide(f"{prefix}/ashore/{king}", f.side, [Place(a) for a in shores],
+                        prompt=f"The fleet's action ends: where does {state.data.kings[king].name} go ashore? (11.2)",
+                        kind=Decision.KING_ASHORE).area
         ctx.change("debarked", actor=f.side, king=king, to=to)
 
 
@@ -294,9 +301,10 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         return
     opts = step_options(state, f)
     rid = f"{prefix}/action-{k}"
-    choice = ctx.decide(rid, side, opts, prompt=f"Force in {state.map.areas[f.area].name} with {f.ops} OPs: next action")
+    choice: Action = ctx.decide(rid, side, opts, kind=Decision.ACTION,
+                                prompt=f"Force in {state.map.areas[f.area].name} with {f.ops} OPs: next action")
     nxt = Task.of("game.force-step", side=side, n=n, k=k + 1)
-    verb, _, arg = choice.partition(":")
+    verb = choice.verb
     if verb == "end":
         end_force(state, ctx, f, prefix)
         return
@@ -306,8 +314,9 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
             tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-leave", area=f.area, mode="leave", target="force"))
         elif f.kind == "sea" and _enemy_fleets(state, f.area, side):
             tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-leave", area=f.area, mode="leave", target="force"))
-        tasks.append(Task.of("game.move", rid=rid, to=arg))
-        tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-enter", area=arg, mode="enter", target="force"))
+        tasks.append(Task.of("game.move", rid=rid, to=choice.area))
+        tasks.append(Task.of("game.intercept", rid=f"{rid}/intercept-enter", area=choice.area, mode="enter",
+                             target="force"))
         ctx.schedule(*tasks, nxt)
         return
     if verb == "attack":
@@ -322,23 +331,21 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
                     "attacker", False, ops=f.ops // (2 if state.plague else 1), then=(nxt,))
         return
     if verb == "pickup":
-        ctx.change("force-picks-up", actor=side, power=f.power, unit=arg)
+        ctx.change("force-picks-up", actor=side, power=f.power, unit=choice.unit)
         if f.kind == "land":  # at sea a King is cargo already (11.2), never part of the fleet force
             _king_follows(state, ctx, f.area, side, into_force=True)
     elif verb == "drop":
-        ctx.change("force-drops", actor=side, power=f.power, unit=arg)
+        ctx.change("force-drops", actor=side, power=f.power, unit=choice.unit)
     elif verb == "embark":
-        land, p, code = arg.split(":")
-        ctx.change("embarked", actor=side, source=land, power=p, unit=code)
+        land = choice.area
+        ctx.change("embarked", actor=side, source=land, power=choice.power, unit=choice.unit)
         _king_follows(state, ctx, land, side, into_force=False)
     elif verb == "embark-king":
-        land, king = arg.split(":")
-        ctx.change("embarked", actor=side, king=king, source=land)
+        ctx.change("embarked", actor=side, king=choice.king, source=choice.area)
     elif verb == "debark-king":
-        land, king = arg.split(":")
-        ctx.change("debarked", actor=side, king=king, to=land)
+        ctx.change("debarked", actor=side, king=choice.king, to=choice.area)
     elif verb == "debark":
-        land, p, code = arg.split(":")
+        land, p, code = choice.area, choice.power, choice.unit
         before = state.ctl.get(land)
         ctx.change("debarked", actor=side, to=land, power=p, unit=code)
         if not f.cargo:
@@ -347,10 +354,10 @@ def task_force_step(state: GameState, ctx: Context, side: str, n: int, k: int, p
         invade(state, ctx, side, land, before)
         check_pope(state, ctx)
     elif verb == "land":
-        ctx.schedule(Task.of("game.landing", rid=rid, land=arg, n=n))
+        ctx.schedule(Task.of("game.landing", rid=rid, land=choice.area, n=n))
         return
     elif verb == "raid":
-        ctx.schedule(Task.of("game.raid", rid=rid, land=arg), nxt)
+        ctx.schedule(Task.of("game.raid", rid=rid, land=choice.area), nxt)
         return
     ctx.schedule(nxt)
 
@@ -443,7 +450,8 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     powers = sorted({p for p, _ in mine})
     opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else []) + (
         ["pick"] if sum(mine.values()) > 1 else [])
-    pick = ctx.decide(rid, foe, opts, prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {state.map.areas[area].name}? (10.2)")
+    pick = ctx.decide(rid, foe, opts, kind=Decision.INTERCEPT if target == "force" else Decision.INTERCEPT_RAID,
+                      prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {state.map.areas[area].name}? (10.2)")
     if pick == "no":
         return
     if pick == "pick":  # 10.2: any number of the units there, of any powers
@@ -455,11 +463,13 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
         drm -= 1
     for marker in ("military_advantage", "ambush"):
         if state.hands[foe].get(marker):
-            if ctx.decide(f"{rid}/{marker}", foe, ["no", "yes"], prompt=f"Expend {marker} for +1?") == "yes":
+            if ctx.decide(f"{rid}/{marker}", foe, ["no", "yes"], prompt=f"Expend {marker} for +1?",
+                          kind=Decision.INTERCEPT_AMBUSH if marker == "ambush" else Decision.INTERCEPT_ADVANTAGE) == "yes":
                 ctx.change("marker-spent", actor=foe, side=foe, marker=marker, to="cup", use="interception")
                 drm += 1
     if state.hands[side].get("military_advantage"):
-        if ctx.decide(f"{rid}/against", side, ["no", "yes"], prompt="Expend military advantage for -1?") == "yes":
+        if ctx.decide(f"{rid}/against", side, ["no", "yes"], prompt="Expend military advantage for -1?",
+                      kind=Decision.INTERCEPT_AGAINST) == "yes":
             ctx.change("marker-spent", actor=side, side=side, marker="military_advantage", to="cup", use="interception")
             drm -= 1
     need = state.data.operations.thresholds["interception_success"]

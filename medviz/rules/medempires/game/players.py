@@ -15,6 +15,16 @@ from functools import lru_cache
 from typing import Any
 
 from medviz.engine.policy import DecisionPoint
+from medviz.rules.medempires.choices import (
+    BATTLE_DECISIONS,
+    END_DECISIONS,
+    INTERCEPT_DECISIONS,
+    OPS_DECISIONS,
+    POLITICS_DECISIONS,
+    RECRUIT_DECISIONS,
+    Decision,
+)
+from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     GameState,
@@ -33,6 +43,21 @@ from medviz.rules.medempires.odds import Doctrine
 _LAND_WEIGHT = {"FA": 2, "M": 2, "L": 1, "R": 1}
 _LOSS = {"L": 0, "R": 1, "M": 2, "FA": 3, "F": 4}
 DOCTRINE = Doctrine(table="field")
+
+def _verb(opts: list[Any], verb: str) -> Any:
+    """The force action ``verb`` among ``opts`` (``choices.Action``), or None."""
+    return next((o for o in opts if o.verb == verb), None)
+
+
+def _all(opts: list[Any], verb: str) -> list[Any]:
+    """Every force action ``verb`` among ``opts``."""
+    return [o for o in opts if o.verb == verb]
+
+
+def _end_or_first(opts: list[Any]) -> Any:
+    """The force's ``end`` when offered, else the first option."""
+    end = _verb(opts, "end")
+    return end if end is not None else opts[0]
 
 
 def strength(data: GameData, units: dict[Key, int]) -> int:
@@ -165,32 +190,35 @@ class Heuristic:
             _MEMO.reset(token)
 
     def _choose(self, point: DecisionPoint) -> Any:
-        d = point.decision
+        k = point.kind
         opts = list(point.options)
         s: GameState = point.state
         side = point.actor
-        if "/battle/" in d:
+        if k in BATTLE_DECISIONS:
             return self._battle(point)
-        if d.startswith("setup/"):
-            return self._setup(s, d, opts)
-        tail = d.rsplit("/", 1)[-1]
-        if "/stratagems/" in d:
-            return min(opts, key=lambda o: (_LOSS.get(o.split("|")[-1], 5), o))
-        if "/politics/" in d:
-            return self._politics(s, side, d, tail, opts)
-        if "/recruit/" in d:
-            return self._recruit(s, side, d, tail, opts)
-        if "/ops-" in d:
-            return self._ops(s, side, d, tail, opts)
-        if "/end/" in d:
-            return self._end(s, side, d, tail, opts)
+        if k == Decision.SETUP:
+            return self._setup(s, opts)
+        if k == Decision.CRUSADE_UNIT:
+            return min(opts, key=lambda o: (_LOSS.get(o.code, 5), o.key))
+        if k in POLITICS_DECISIONS:
+            return self._politics(s, side, k, opts)
+        if k in RECRUIT_DECISIONS:
+            return self._recruit(s, side, k, opts)
+        if k in OPS_DECISIONS:
+            return self._ops(s, side, k, opts)
+        if k in END_DECISIONS:
+            return self._end(s, side, k, opts)
         return opts[0]
 
-    def _setup(self, s: GameState, d: str, opts: list[Any]) -> Any:
+    def _setup(self, s: GameState, opts: list[Any]) -> Any:
         """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml)."""
-        _, power, unit = d.split("/")
-        want = default_placement(s.data, s.scenario, power).get(unit)
-        return want if want in opts else opts[0]
+        want = default_placement(s.data, s.scenario, opts[0].power).get(opts[0].counter)
+        return next((o for o in opts if o.area == want), opts[0])
+
+    def _place_option(self, s: GameState, side: str, opts: list[Any]) -> Any:
+        """The option (a ``Place``) of the area ``_place`` picks."""
+        by_area = {o.area: o for o in opts}
+        return by_area[self._place(s, side, list(by_area))]
 
     def _targets(self, s: GameState, side: str) -> dict[str, int]:
         """Areas worth attacking and their value (a hook for the historical player)."""
@@ -198,8 +226,7 @@ class Heuristic:
 
     # -- battles ------------------------------------------------------------------------------
     def _battle(self, point: DecisionPoint) -> Any:
-        tail = point.decision.rsplit("/", 1)[-1]
-        if tail == "avoid-attempt":
+        if point.kind == Decision.AVOID:
             b = point.state.battle
             data = point.state.data if isinstance(point.state, GameState) else shipped_data().game_data
             mine = strength(data, b.sides["defender"].units)
@@ -208,27 +235,29 @@ class Heuristic:
         return DOCTRINE.choose(point)
 
     # -- politics ------------------------------------------------------------------------------
-    def _politics(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        if tail == "thwart":
+    def _politics(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if k == Decision.THWART:
             return "thwart"
-        if tail == "king":
+        if k == Decision.ADD_KING:
             return max(opts, key=lambda k: (s.data.kings[k].diplomacy if k != "none" else -1, k))
-        if tail == "pope":
+        if k == Decision.ADD_POPE:
             return "yes"
-        if tail == "tp":
+        if k == Decision.ADD_TP:
             return "yes" if s.tp[side] >= 5 else "no"
-        if tail == "forfeit":
-            for k in ("rebellion", "vassalage", "diplomacy"):
-                if k in opts:
-                    return k
-        if tail.startswith("unit-"):
+        if k == Decision.FORFEIT:
+            for kind in ("rebellion", "vassalage", "diplomacy"):
+                if kind in opts:
+                    return kind
+        if k == Decision.POLITICS_UNIT:
             return min(opts, key=lambda c: (-_LAND_WEIGHT.get(c, 0), c))
-        best, best_v = "pass", 0.0
+        if k == Decision.CEDE_DESTINATION:
+            return min(opts, key=lambda o: o.key)
+        best: Any = "pass"
+        best_v = 0.0
         for o in opts:
-            if o == "pass" or o.startswith("cede:"):
-                continue  # the heuristic never cedes land (14.3)
-            kind, _, target = o.partition(":")
-            power = target.split("@")[0]
+            if not isinstance(o, Attempt):
+                continue  # a pass; the heuristic never cedes land (14.3)
+            kind, power = o.kind, o.power
             v = self._power_value(s, side, power)
             if kind == "diplomacy" and s.status[power] == f"ally:{other_side(side)}":
                 v += 2.0
@@ -251,25 +280,25 @@ class Heuristic:
         return cities + 0.3 * units + key
 
     # -- recruitment --------------------------------------------------------------------------
-    def _recruit(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        if tail == "order":
+    def _recruit(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if k == Decision.ORDER:
             return "second"
-        if tail == "area" or "/new-king/" in d or "/crusade-return/" in d:
-            return self._place(s, side, opts)
-        if tail.startswith("pick-"):
+        if k == Decision.RECRUIT_PLACE:
+            return self._place_option(s, side, opts)
+        if k == Decision.PURCHASE:
             fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and s.side_of(p) == side)
             prefs = []
             for o in opts:
                 if o == "done":
                     continue
-                power, code = o.split(":")
+                power, code = o.power, o.code
                 score = {"FA": 5.0, "M": 5.0, "2L": 4.0, "R": 3.0, "L": 1.0, "F": 2.0}[code]
                 if code == "F" and fleets < 3:
                     score = 6.0
                 if power not in PLAYER_POWERS:
                     score += 0.5
-                prefs.append((-score, o))
-            return min(prefs)[1] if prefs else "done"
+                prefs.append((-score, o.key, o))
+            return min(prefs, key=lambda t: t[:2])[2] if prefs else "done"
         return opts[0]
 
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
@@ -289,31 +318,32 @@ class Heuristic:
         return min(opts, key=score)
 
     # -- operations ---------------------------------------------------------------------------
-    def _ops(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        if "/units/" in d:  # naming a force's units one kind at a time (10.0, 10.2): all of them
+    def _ops(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if k == Decision.FORCE_UNITS:  # naming a force's units one kind at a time (10.0, 10.2): all of them
             return max(opts)
-        if tail.startswith("force-"):
+        if k == Decision.FORCE:
             return self._pick_force(s, side, opts)
-        if "/leave/" in d:  # 7.1.3: out of a neutral's home area, to the most threatened friendly area
-            return self._place(s, side, opts)
-        if tail.startswith("king-"):
+        if k == Decision.LEAVE:  # 7.1.3: out of a neutral's home area, to the most threatened friendly area
+            return self._place_option(s, side, opts)
+        if k == Decision.KING_JOINS:
             return "with the King"
-        if tail == "ops-markers":
+        if k == Decision.OPS_MARKERS:
             return 0
-        if "/intercept" in d:
-            return self._intercept(s, side, d, tail, opts)
-        if tail.startswith("action-"):
+        if k in INTERCEPT_DECISIONS:
+            return self._intercept(s, side, k, opts)
+        if k == Decision.ACTION:
             return self._step(s, side, opts)
         return opts[0]
 
     def _pick_force(self, s: GameState, side: str, opts: list[Any]) -> Any:
-        best, best_v = "end phase", 0.0
+        best: Any = "end phase"
+        best_v = 0.0
         tg = self._targets(s, side)
         m = s.map.areas
         for o in opts:
-            if o == "end phase" or not o.endswith("|all"):
+            if not isinstance(o, ForcePick) or o.what != "all":
                 continue
-            area, power, _ = o.split("|")
+            area, power = o.area, o.power
             units = {k: s.available(area, k) for k in s.units.get(area, {}) if k[0] == power}
             st = strength(s.data, units)
             if m[area].kind == "land" and self._must_hold(s, side, area):
@@ -378,16 +408,20 @@ class Heuristic:
             best = max(best, 0.9 * val / (1 + dd))
         return best
 
-    def _intercept(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        if tail in ("military_advantage", "against"):
+    def _intercept(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if k in (Decision.INTERCEPT_ADVANTAGE, Decision.INTERCEPT_AGAINST):
             return "no"
-        if tail == "ambush":
+        if k == Decision.INTERCEPT_AMBUSH:
             return "yes"
         f = s.force
         if f is None or "all" not in opts:
             return "no"
-        theirs = 2 if "intercept-raid" in d else strength(s.data, f.units)
-        where = f.area if "intercept-raid" not in d else d.split("/")[-2]
+        if k == Decision.INTERCEPT_RAID:
+            # As pinned by the golden games: the heuristic lets coastal raids pass (it used to weigh
+            # its units in an area named by the raid's decision id, which never holds any).
+            return "no"
+        theirs = strength(s.data, f.units)
+        where = f.area
         mine = strength(s.data, {k: n for k, n in s.side_units(where, side).items() if (k[1] == "F") == (f.kind == "sea")})
         return "all" if mine >= theirs + 1 else "no"
 
@@ -403,10 +437,11 @@ class Heuristic:
         """Attack, or step toward the best target; stay put unless a move gets strictly closer to one."""
         st = strength(s.data, f.units)
         here_enemy = enemy_strength(s, f.area, side)
-        if "attack" in opts and st >= here_enemy + 1:
-            return "attack"
+        attack = _verb(opts, "attack")
+        if attack is not None and st >= here_enemy + 1:
+            return attack
         if here_enemy and f.area in self._targets(s, side):
-            return "end" if "end" in opts else opts[0]
+            return _end_or_first(opts)
         tg = {a: val for a, val in self._targets(s, side).items() if enemy_strength(s, a, side) + 1 <= st}
 
         def reach_value(where: str) -> float:
@@ -415,17 +450,17 @@ class Heuristic:
 
         # Standing here is worth what the targets in reach are worth from here: a move must do better, so a
         # force never walks back and forth between two areas (the value strictly rises with every move).
-        best, best_v = "end", reach_value(f.area)
+        best, best_v = _verb(opts, "end"), reach_value(f.area)
         for o in opts:
-            if not o.startswith("move:"):
+            if o.verb != "move":
                 continue
-            b = o[5:]
+            b = o.area
             v = reach_value(b)
             if self._invades(s, b):
                 v -= 1.0  # walking into a neutral makes it the enemy's ally (10.1)
             if v > best_v:
                 best, best_v = o, v
-        return best if best in opts else opts[0]
+        return best if best is not None else opts[0]
 
     def _invades(self, s: GameState, area: str) -> bool:
         """Entering ``area`` would invade a neutral (10.1): it becomes the other side's ally."""
@@ -448,7 +483,7 @@ class Heuristic:
         if opts is None:
             offered = {(a, p) for a in lands for (p, c) in s.side_units(a, side) if c in LAND_CODES}
         else:
-            offered = {(o.split(":")[1], o.split(":")[2]) for o in opts if o.startswith("embark:")}
+            offered = {(o.area, o.power) for o in opts if o.verb == "embark"}
         out: dict[str, list[int]] = {}
         for land in sorted({x for x, _ in offered}):
             if lands is not None and land not in lands:
@@ -469,19 +504,19 @@ class Heuristic:
         return out
 
     def _spare_embarks(self, s: GameState, side: str, opts: list[Any], power: str | None = None,
-                       lands: Any = None) -> list[str]:
+                       lands: Any = None) -> list[Action]:
         """Embark options that leave each key area its garrison, strongest units first."""
         out = []
         for o in opts:
-            if not o.startswith("embark:"):
+            if o.verb != "embark":
                 continue
-            _, land, p, code = o.split(":")
+            land, p, code = o.area, o.power, o.unit
             if (power is not None and p != power) or (lands is not None and land not in lands):
                 continue
             if _land_strength(s, land, side) - _LAND_WEIGHT.get(code, 1) < self._garrison(s, side, land):
                 continue
             out.append(o)
-        return sorted(out, key=lambda o: (-_LAND_WEIGHT.get(o.split(":")[3], 1), -_LOSS.get(o.split(":")[3], 5), o))
+        return sorted(out, key=lambda o: (-_LAND_WEIGHT.get(o.unit, 1), -_LOSS.get(o.unit, 5), o.key))
 
     def _landing_plan(self, s: GameState, side: str, f: Any, opts: list[Any],
                       tg: dict[str, int]) -> tuple[str, int, str] | None:
@@ -525,18 +560,19 @@ class Heuristic:
         m = s.map.areas
         if f.restricted:
             ports = friendly_port_seas(s, side)
-            moves = [o for o in opts if o.startswith("move:")]
+            moves = _all(opts, "move")
             if moves:
-                return min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(p, 99) for p in ports), default=99), o))
-            return "end" if "end" in opts else opts[0]
+                return min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(p, 99) for p in ports), default=99), o.key))
+            return _end_or_first(opts)
         tg = self._naval_targets(s, side, self._targets(s, side))
-        if not f.cargo and not f.cargo_kings and "attack" in opts and strength(s.data, f.units) > strength(s.data, 
+        attack = _verb(opts, "attack")
+        if not f.cargo and not f.cargo_kings and attack is not None and strength(s.data, f.units) > strength(s.data,
                 {k: n for k, n in s.side_units(f.area, other_side(side)).items() if k[1] == "F"}) + 1:
-            return "attack"
+            return attack
         # a target next door that is not the enemy's alone: go ashore there when the cargo makes it ours
         for o in opts:
-            if o.startswith("debark:"):
-                a = o.split(":")[1]
+            if o.verb == "debark":
+                a = o.area
                 if a in tg and strength(s.data, f.cargo) + _land_strength(s, a, side) >= enemy_strength(s, a, side) + 1:
                     return o
         plan = self._landing_plan(s, side, f, opts, tg) if not f.restricted else None
@@ -548,65 +584,66 @@ class Heuristic:
                 if spare:
                     return spare[0]
             if carry >= need:
-                if f"land:{a}" in opts:
-                    return f"land:{a}"
-                moves = [o for o in opts if o.startswith("move:")]
+                landing = Action("land", a)
+                if landing in opts:
+                    return landing
+                moves = _all(opts, "move")
                 if moves and f.area not in m[a].coasts:
-                    return min(moves, key=lambda o: (min(sea_distances(s.map, o[5:]).get(x, 99) for x in m[a].coasts), o))
+                    return min(moves, key=lambda o: (min(sea_distances(s.map, o.area).get(x, 99) for x in m[a].coasts), o.key))
         return self._go_ashore(s, side, f, opts)
 
     def _go_ashore(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         """No landing in reach: put the cargo ashore on a friendly coast (0 OP) rather than lose it (11.2)."""
         if not f.cargo and not f.cargo_kings:
-            return "end" if "end" in opts else opts[0]
+            return _end_or_first(opts)
         if not f.cargo:  # only Kings aboard: set them ashore with their units (11.2)
-            kings = [o for o in opts if o.startswith("debark-king:")]
-            return kings[0] if kings else "end" if "end" in opts else opts[0]
+            kings = _all(opts, "debark-king")
+            return kings[0] if kings else _end_or_first(opts)
         vals = scenario_values(s, side)
 
-        def where(o: str) -> tuple[int, int, str]:
-            land = o.split(":")[1]
+        def where(o: Action) -> tuple[int, int, str]:
+            land = o.area
             rank = 0 if s.ctl.get(land) == side else 1 if s.ctl.get(land) == "partial" else 3 if self._invades(s, land) else 2
-            return (rank, -vals.get(land, 0), o)
+            return (rank, -vals.get(land, 0), o.key)
 
-        debarks = [o for o in opts if o.startswith("debark:")]
+        debarks = _all(opts, "debark")
         if debarks:
             return min(debarks, key=where)
-        moves = [o for o in opts if o.startswith("move:")]
+        moves = _all(opts, "move")
         if moves:  # the nearest sea with a coast to put the cargo ashore
             m = s.map.areas
             foe = other_side(side)
             shore = {a for a in m if m[a].kind == "sea" and any(s.ctl.get(x) != foe for x in m[a].coasts)}
-            return min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(x, 99) for x in shore), default=99), o))
-        lands = [o for o in opts if o.startswith("land:")]
+            return min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(x, 99) for x in shore), default=99), o.key))
+        lands = _all(opts, "land")
         if lands:
-            return min(lands, key=lambda o: (enemy_strength(s, o[5:], side), o))
+            return min(lands, key=lambda o: (enemy_strength(s, o.area, side), o.key))
         return opts[0]
 
     # -- end of turn --------------------------------------------------------------------------
-    def _end(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
-        if tail == "order":
+    def _end(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if k == Decision.ORDER:
             return "second"
-        if tail == "poison":
+        if k == Decision.POISON:
             return "no"
-        if "/stacking/" in d:
-            return min(opts, key=lambda o: (_LOSS.get(o.split("|")[1], 5), o))
-        if tail.startswith("pick-"):
+        if k == Decision.STACKING:
+            return min(opts, key=lambda o: (_LOSS.get(o.code, 5), o.key))
+        if k == Decision.REDISTRIBUTE:
             from medviz.rules.medempires.game.redistribution import stack_limit
 
             for o in opts:
                 if o == "done":
                     continue
-                area, p, c = o.split("|")
+                area, c = o.area, o.code
                 mine = sum(n for k, n in s.side_units(area, side).items())
                 if mine > stack_limit(s, area) and c != "2L":
                     return o
             return "done"
-        if tail == "to":
+        if k == Decision.REDISTRIBUTE_TO:
             from medviz.rules.medempires.game.redistribution import stack_limit
 
-            def room(a: str) -> tuple[int, str]:
-                return (-(stack_limit(s, a) - sum(s.side_units(a, side).values())), a)
+            def room(o: Any) -> tuple[int, str]:
+                return (-(stack_limit(s, o.area) - sum(s.side_units(o.area, side).values())), o.key)
 
             return min(opts, key=room)
         return opts[0]
@@ -683,20 +720,20 @@ class Historical(Heuristic):
                 tg[a] = tg.get(a, 0) + bonus
         return tg
 
-    def _politics(self, s: GameState, side: str, d: str, tail: str, opts: list[Any]) -> Any:
+    def _politics(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
         """Attempts the war saw (the Papacy, Genoa), none on Sicily for Anjou."""
-        if not self._vespers(s) or tail != side:
-            return super()._politics(s, side, d, tail, opts)
+        if not self._vespers(s) or k != Decision.ATTEMPT:
+            return super()._politics(s, side, k, opts)
 
-        def target(o: str) -> str:
-            return o.partition(":")[2].split("@")[0]
+        def target(o: Any) -> str:
+            return o.power if isinstance(o, Attempt) else o.area if isinstance(o, Cede) else ""
 
         opts = [o for o in opts if target(o) not in NEVER_COURTED.get(side, ())] or opts
         for power in HISTORY_POLITICS.get(side, ()):
             for kind in ("diplomacy", "vassalage"):
-                if f"{kind}:{power}" in opts:
-                    return f"{kind}:{power}"
-        return super()._politics(s, side, d, tail, opts)
+                if Attempt(kind, power) in opts:
+                    return Attempt(kind, power)
+        return super()._politics(s, side, k, opts)
 
     def _realm(self, s: GameState, side: str, area: str) -> tuple[str, ...] | None:
         """The Aragonese realm (home or Sicily) whose armies must not leave it, or None."""
@@ -745,9 +782,8 @@ class Historical(Heuristic):
             m = s.map.areas
             where = s.kings[king]
             for o in opts:
-                area, power, what = o.split("|") if "|" in o else ("", "", "")
-                if power == "aragon" and what == "all" and m[area].kind == "sea" and where in m[area].coasts \
-                        and area in friendly_port_seas(s, side):
+                if isinstance(o, ForcePick) and o.power == "aragon" and o.what == "all" and m[o.area].kind == "sea" \
+                        and where in m[o.area].coasts and o.area in friendly_port_seas(s, side):
                     return o
         malta = self._malta_fleet(s, side, opts)
         if malta is not None:
@@ -770,9 +806,11 @@ class Historical(Heuristic):
         best, best_d = None, 4
         ports = friendly_port_seas(s, side)
         for o in opts:
-            area, power, what = o.split("|") if "|" in o else ("", "", "")
+            if not isinstance(o, ForcePick):
+                continue
+            area = o.area
             # 11.1: a fleet off a hostile coast first sails to a friendly port sea; one move into Sicily's will do
-            if power == "aragon" and what == "all" and m[area].kind == "sea" \
+            if o.power == "aragon" and o.what == "all" and m[area].kind == "sea" \
                     and (area in ports or m[area].neighbours & ports & goal):
                 dd = min((sea_distances(s.map, area).get(x, 99) for x in goal), default=99)
                 if dd < best_d:
@@ -788,7 +826,7 @@ class Historical(Heuristic):
     def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
         realm = self._realm(s, side, f.start if f.start else f.area)
         if realm is not None:
-            opts = [o for o in opts if not o.startswith("move:") or o[5:] in realm] or opts
+            opts = [o for o in opts if o.verb != "move" or o.area in realm] or opts
         return super()._land_step(s, side, f, opts)
 
     def _sea_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
@@ -803,7 +841,7 @@ class Historical(Heuristic):
                 return step
         if king is None or f.power != "aragon" or f.restricted:
             if side == "B" and self._vespers(s):
-                opts = [o for o in opts if not (o.startswith("embark:") and o.split(":")[1] in ARAGON_HOME)] or opts
+                opts = [o for o in opts if not (o.verb == "embark" and o.area in ARAGON_HOME)] or opts
             return super()._sea_step(s, side, f, opts)
         if not f.cargo and not self._sicily_in_reach(s, f):
             return super()._sea_step(s, side, f, opts)  # not this fleet, not with these OPs
@@ -811,15 +849,15 @@ class Historical(Heuristic):
         loaded = [c for (p, c), n in f.cargo.items() for _ in range(n)]
         for code in EXPEDITION:
             if loaded.count(code) < EXPEDITION.count(code):
-                pick = f"embark:{home}:aragon:{code}"
+                pick = Action("embark", str(home), "aragon", code)
                 if pick in opts:
                     return pick
         for o in opts:
-            if o == f"embark-king:{home}:{king}" and f.cargo:
+            if o == Action("embark-king", str(home), king=king) and f.cargo:
                 return o
-        embarks = [o for o in opts if o.startswith("embark:") and o.split(":")[1] == home]
+        embarks = [o for o in opts if o.verb == "embark" and o.area == home]
         if embarks:
-            return min(embarks, key=lambda o: (-_LOSS.get(o.split(":")[3], 5), o))
+            return min(embarks, key=lambda o: (-_LOSS.get(o.unit, 5), o.key))
         return super()._sea_step(s, side, f, opts)
 
     def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
@@ -855,7 +893,7 @@ class Historical(Heuristic):
         def to_malta(sea: str) -> int:
             return min((sea_distances(s.map, sea).get(x, 99) for x in m["malta"].coasts), default=99)
 
-        moves = [o for o in opts if o.startswith("move:")]
+        moves = _all(opts, "move")
         reach = to_malta(f.area) * mv + ld <= f.ops
         room = 2 * f.count() - sum(f.cargo.values())
         loadable = self._loadable(s, "B", opts, lands=SICILY_LANDING)
@@ -865,19 +903,20 @@ class Historical(Heuristic):
             if embarks:
                 return embarks[0]  # one unit more than the levies on Malta, where Sicily can spare it
         if carry >= need:
-            if "land:malta" in opts:
-                return "land:malta"
+            landing = Action("land", "malta")
+            if landing in opts:
+                return landing
             if reach and moves:
-                return min(moves, key=lambda o: (to_malta(o[5:]), o))
+                return min(moves, key=lambda o: (to_malta(o.area), o.key))
             return None
         if f.cargo or not moves:
             return None
         goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
         if f.area in goal or self._malta_power(s, "B") < need:
             return None
-        best = min(moves, key=lambda o: (min((sea_distances(s.map, o[5:]).get(x, 99) for x in goal), default=99), o))
-        there = min((sea_distances(s.map, best[5:]).get(x, 99) for x in goal), default=99)
-        if (1 + there) * mv + min(to_malta(x) for x in goal if sea_distances(s.map, best[5:]).get(x, 99) == there) * mv \
+        best = min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(x, 99) for x in goal), default=99), o.key))
+        there = min((sea_distances(s.map, best.area).get(x, 99) for x in goal), default=99)
+        if (1 + there) * mv + min(to_malta(x) for x in goal if sea_distances(s.map, best.area).get(x, 99) == there) * mv \
                 + ld <= f.ops:
             return best
         return None
@@ -887,19 +926,19 @@ class Historical(Heuristic):
         m = s.map.areas
         carry = strength(s.data, f.cargo)
 
-        def ashore(o: str) -> tuple[int, int, str]:
-            land = o.split(":")[1]
-            return (0 if s.ctl.get(land) == "B" else 1, enemy_strength(s, land, "B"), o)
+        def ashore(o: Action) -> tuple[int, int, str]:
+            land = o.area
+            return (0 if s.ctl.get(land) == "B" else 1, enemy_strength(s, land, "B"), o.key)
 
-        debarks = [o for o in opts if o.startswith("debark:") and o.split(":")[1] in SICILY_LANDING]
-        lands = [o for o in opts if o.startswith("land:") and o[5:] in SICILY_LANDING
-                 and enemy_strength(s, o[5:], "B") < carry + 2]
+        debarks = [o for o in opts if o.verb == "debark" and o.area in SICILY_LANDING]
+        lands = [o for o in opts if o.verb == "land" and o.area in SICILY_LANDING
+                 and enemy_strength(s, o.area, "B") < carry + 2]
         if debarks or lands:
             return min(debarks + lands, key=ashore)
         goal = {x for land in SICILY_LANDING for x in m[land].coasts}
-        moves = [o for o in opts if o.startswith("move:")]
+        moves = _all(opts, "move")
         if moves and self._sicily_in_reach(s, f):
-            return min(moves, key=lambda o: (min(sea_distances(s.map, o[5:]).get(x, 99) for x in goal), o))
+            return min(moves, key=lambda o: (min(sea_distances(s.map, o.area).get(x, 99) for x in goal), o.key))
         return self._go_ashore(s, "B", f, opts)
 
     def _sicily_in_reach(self, s: GameState, f: Any) -> bool:

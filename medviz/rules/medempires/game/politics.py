@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from medviz.engine.game import Context, Task
+from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.game.options import Attempt, Cede, Place
 from medviz.rules.medempires.game.battles import check_pope
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
@@ -27,7 +31,7 @@ def task_politics(state: GameState, ctx: Context) -> None:
     ctx.schedule(*tasks)
 
 
-def rebellion_targets(state: GameState, side: str) -> list[str]:
+def rebellion_targets(state: GameState, side: str) -> list[tuple[str, str]]:
     """7.3: powers that began neutral, a home area totally held by the other side, no ground unit on the map."""
     data = state.data
     out = []
@@ -36,12 +40,12 @@ def rebellion_targets(state: GameState, side: str) -> list[str]:
         held = [home for home in pw.home_areas if state.ctl.get(home) == foe]
         if not held or pw.status_at_start != "neutral" or state.land_units_on_map(pw.id):
             continue
-        out += [f"{pw.id}@{home}" for home in held]
+        out += [(pw.id, home) for home in held]
     return out
 
 
-def attempt_options(state: GameState, side: str) -> list[str]:
-    """Every attempt ``side`` may announce now: ``kind:power`` (rebellion ``rebellion:power@area``)."""
+def attempt_options(state: GameState, side: str) -> list[Attempt]:
+    """Every attempt ``side`` may announce now: diplomacy or vassalage on a power, rebellion in a home area."""
     if not state.hands[side].get("diplomacy"):
         return []
     opts = []
@@ -52,23 +56,23 @@ def attempt_options(state: GameState, side: str) -> list[str]:
             continue  # 7.0: France, Anjou and Aragon cannot be changed by politics
         st = state.status[pw]
         if "diplomacy" in left and st in ("neutral", f"ally:{foe}", f"vassal:{foe}"):
-            opts.append(f"diplomacy:{pw}")
+            opts.append(Attempt("diplomacy", pw))
         if "vassalage" in left and st == "neutral":
-            opts.append(f"vassalage:{pw}")
+            opts.append(Attempt("vassalage", pw))
     if "rebellion" in left:
-        opts += [f"rebellion:{t}" for t in rebellion_targets(state, side)]
+        opts += [Attempt("rebellion", pw, home) for pw, home in rebellion_targets(state, side)]
     return opts
 
 
-def concession_options(state: GameState, side: str) -> list[str]:
-    """14.3: ``cede:AREA`` for areas the side totally holds next to a Castilian area (option on)."""
+def concession_options(state: GameState, side: str) -> list[Cede]:
+    """14.3: the areas the side totally holds next to a Castilian area (option on)."""
     if not state.options.get("territorial_concessions") or state.concession[side]:
         return []
     if state.status.get("castile") not in ("neutral", f"ally:{other_side(side)}"):
         return []
     m = state.map.areas
     castilian = {a for a, o in state.owner.items() if o == "castile"} | set(state.data.powers["castile"].home_areas)
-    return [f"cede:{a}" for a, c in sorted(state.ctl.items())
+    return [Cede(a) for a, c in sorted(state.ctl.items())
             if c == side and a not in castilian and m[a].neighbours & castilian]
 
 
@@ -82,7 +86,8 @@ def cede(state: GameState, ctx: Context, side: str, area: str, rid: str) -> None
             i += 1
             dests = sorted(b for b in m[area].neighbours if state.ctl.get(b) == side)
             if dests:
-                dst = ctx.decide(f"{rid}/cede/unit-{i}", side, dests, prompt="Where do the units leaving the ceded area go?")
+                dst = ctx.decide(f"{rid}/cede/unit-{i}", side, [Place(a) for a in dests], kind=Decision.CEDE_DESTINATION,
+                                 prompt="Where do the units leaving the ceded area go?").area
                 ctx.change("unit-moved", actor=side, source=area, to=dst, power=p, unit=c, why="ceded (14.3)")
             else:
                 ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, reason="ceded (14.3)")
@@ -101,25 +106,28 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
     """One player's turn in one round: an attempt or a pass (a pass forfeits one kind, 7.0)."""
     rid = f"{gt(state)}/politics/round-{round}/{side}"
     opts = attempt_options(state, side) + concession_options(state, side)
-    choice = ctx.decide(rid, side, ["pass", *opts], prompt="Political attempt (7.0)") if opts else "pass"
-    if choice.startswith("cede:"):
-        cede(state, ctx, side, choice[5:], rid)
+    choice: Any = ctx.decide(rid, side, ["pass", *opts], prompt="Political attempt (7.0)", kind=Decision.ATTEMPT) \
+        if opts else "pass"
+    if isinstance(choice, Cede):
+        cede(state, ctx, side, choice.area, rid)
         return
     if choice == "pass":
         left = list(state.political[side])
         if left:
-            lose = ctx.decide(f"{rid}/forfeit", side, left, prompt="A pass forfeits one attempt kind (7.0)")
+            lose = ctx.decide(f"{rid}/forfeit", side, left, prompt="A pass forfeits one attempt kind (7.0)",
+                              kind=Decision.FORFEIT)
             left.remove(lose)
             ctx.change("political-kinds", actor=side, side=side, left=left, forfeited=lose)
         return
-    kind, _, target = choice.partition(":")
+    kind, target = choice.kind, choice.target
     ctx.change("marker-spent", actor=side, side=side, marker="diplomacy", to="cup", use=kind)
     left = [k for k in state.political[side] if k != kind]
     ctx.change("political-kinds", actor=side, side=side, left=left, attempted=kind)
     foe = other_side(side)
     tp_spent = False  # 7.0 step 3c and the Diplomacy Table: one TP per attempt, thwart roll included
     if state.hands[foe].get("diplomacy"):
-        thwart = ctx.decide(f"{rid}/thwart", foe, ["let it stand", "thwart"], prompt="Try to thwart? (7.0)")
+        thwart = ctx.decide(f"{rid}/thwart", foe, ["let it stand", "thwart"], prompt="Try to thwart? (7.0)",
+                            kind=Decision.THWART)
         if thwart == "thwart":
             ctx.change("marker-spent", actor=foe, side=foe, marker="diplomacy", to="cup", use="thwart")
             rolls = {s: ctx.roll(f"{rid}/thwart/{s}", actor=s, purpose="thwart roll (7.0)") for s in (foe, side)}
@@ -130,7 +138,7 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
             if t > a:
                 return
     drm, _ = modifiers(state, ctx, side, f"{rid}/attempt", tp_allowed=not tp_spent)
-    power = target.split("@")[0]
+    power = choice.power
     if kind == "diplomacy" and power == "castile" and state.concession[side]:
         drm += 3
     col = COLUMN[kind]
@@ -141,7 +149,7 @@ def task_political_turn(state: GameState, ctx: Context, round: int, side: str) -
     ctx.report("political-result", actor=side, kind=kind, target=target, roll=die, drm=drm, result=result)
     if result != SUCCESS[kind]:
         return
-    apply_success(state, ctx, side, kind, target, rid)
+    apply_success(state, ctx, side, kind, choice.power, choice.home, rid)
 
 
 def modifiers(state: GameState, ctx: Context, side: str, rid: str, tp_allowed: bool = True) -> tuple[int, bool]:
@@ -154,17 +162,18 @@ def modifiers(state: GameState, ctx: Context, side: str, rid: str, tp_allowed: b
     kings = sorted(k for k in state.kings if PLAYER_POWERS[data.kings[k].power] == side
                    and k not in state.kings_used and data.kings[k].diplomacy > 0)
     if kings:
-        k = ctx.decide(f"{rid}/king", side, ["none", *kings], prompt="Add a King's diplomacy rating?")
+        k = ctx.decide(f"{rid}/king", side, ["none", *kings], prompt="Add a King's diplomacy rating?",
+                       kind=Decision.ADD_KING)
         if k != "none":
             ctx.change("king-diplomacy-used", actor=side, king=k)
             drm += data.kings[k].diplomacy
     if state.pope == side and not state.pope_used:
-        if ctx.decide(f"{rid}/pope", side, ["no", "yes"], prompt="Add the Pope (+1)?") == "yes":
+        if ctx.decide(f"{rid}/pope", side, ["no", "yes"], prompt="Add the Pope (+1)?", kind=Decision.ADD_POPE) == "yes":
             ctx.change("pope-used", actor=side)
             drm += 1
     spent = False
     if tp_allowed and state.tp[side] >= 1:
-        if ctx.decide(f"{rid}/tp", side, ["no", "yes"], prompt="Spend 1 TP for +1?") == "yes":
+        if ctx.decide(f"{rid}/tp", side, ["no", "yes"], prompt="Spend 1 TP for +1?", kind=Decision.ADD_TP) == "yes":
             ctx.change("treasury", actor=side, side=side, tp=state.tp[side] - 1, why="political +1")
             drm += 1
             spent = True
@@ -186,14 +195,14 @@ def place_units(state: GameState, ctx: Context, side: str, power: str, area: str
         codes = [c for c in GROUND if limits.get(c, 0) > state.on_map(power, c)]
         if not codes:
             break
-        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, prompt=f"Which {state.data.powers[power].name} unit?")
+        code = codes[0] if len(codes) == 1 else ctx.decide(f"{rid}/unit-{i}", side, codes, kind=Decision.POLITICS_UNIT,
+                                                           prompt=f"Which {state.data.powers[power].name} unit?")
         ctx.change("unit-placed", actor=side, area=area, power=power, unit=code)
 
 
-def apply_success(state: GameState, ctx: Context, side: str, kind: str, target: str, rid: str) -> None:
+def apply_success(state: GameState, ctx: Context, side: str, kind: str, power: str, home: str, rid: str) -> None:
     """Carry out a successful attempt (7.1.1-7.1.3, 7.2, 7.3)."""
     foe = other_side(side)
-    power, _, home = target.partition("@")
     st = state.status[power]
     if kind == "vassalage":
         ctx.change("status", actor=side, power=power, status=f"vassal:{side}")

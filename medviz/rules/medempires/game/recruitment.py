@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from medviz.engine.game import Context, Task
+from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.game.options import Place, Purchase
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
@@ -34,7 +38,8 @@ def task_recruitment(state: GameState, ctx: Context) -> None:
              for s in SIDES}
     winner = "A" if rolls["A"] >= rolls["B"] else "B"
     ctx.report("recruitment-initiative", actor=winner, A=rolls["A"], B=rolls["B"], winner=winner)
-    order = ctx.decide(f"{gt(state)}/recruit/order", winner, ["first", "second"], prompt="Recruit first or second?")
+    order = ctx.decide(f"{gt(state)}/recruit/order", winner, ["first", "second"], prompt="Recruit first or second?",
+                       kind=Decision.ORDER)
     first = winner if order == "first" else other_side(winner)
     ctx.schedule(Task.of("game.recruit-pick", side=first, pick=1, done=[]))
 
@@ -87,7 +92,8 @@ def new_king(state: GameState, ctx: Context, power: str) -> None:
         return
     king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", sorted(state.king_pools[power]), actor=side,
                     purpose=f"new King of {state.data.powers[power].name} (8.1)")
-    area = ctx.decide(f"{gt(state)}/recruit/new-king/{power}/area", side, areas, prompt="Where does the new King appear?")
+    area = ctx.decide(f"{gt(state)}/recruit/new-king/{power}/area", side, [Place(a) for a in areas],
+                      prompt="Where does the new King appear?", kind=Decision.RECRUIT_PLACE).area
     ctx.change("king-placed", actor=side, king=king, power=power, area=area)
 
 
@@ -129,8 +135,8 @@ def recruit_powers(state: GameState, side: str) -> list[str]:
     return out
 
 
-def purchase_options(state: GameState, side: str) -> list[str]:
-    """``power:code`` (``power:2L`` for two levies at ½ TP each), each with somewhere to go."""
+def purchase_options(state: GameState, side: str) -> list[Purchase]:
+    """One unit of a power (``2L``: two levies at ½ TP each), each with somewhere to go."""
     data = state.data
     costs = data.operations.recruiting
     tp = state.tp[side]
@@ -158,13 +164,13 @@ def purchase_options(state: GameState, side: str) -> list[str]:
             single = data.operations.single_levy_cost if code == "L" else costs[code]
             if code == "F":
                 if tp >= single and has_sea:
-                    out.append(f"{power}:F")
+                    out.append(Purchase(power, "F"))
                 continue
             if tp >= single and can_place(power, 1):
-                out.append(f"{power}:{code}")
+                out.append(Purchase(power, code))
             if code == "L" and free >= 2 and power in PLAYER_POWERS and tp >= 2 * costs["L"] \
                     and can_place(power, 2):
-                out.append(f"{power}:2L")
+                out.append(Purchase(power, "2L"))
     return out
 
 
@@ -174,7 +180,8 @@ def task_recruit_pick(state: GameState, ctx: Context, side: str, pick: int, done
     if side not in done_l:
         opts = purchase_options(state, side)
         rid = f"{gt(state)}/recruit/{side}/pick-{pick}"
-        choice = ctx.decide(rid, side, ["done", *opts], prompt="Recruit a unit (6.2)") if opts else "done"
+        choice: Any = ctx.decide(rid, side, ["done", *opts], prompt="Recruit a unit (6.2)", kind=Decision.PURCHASE) \
+            if opts else "done"
         if choice == "done":
             done_l.append(side)
         else:
@@ -190,16 +197,17 @@ def task_recruit_pick(state: GameState, ctx: Context, side: str, pick: int, done
     ctx.schedule(Task.of("game.recruit-pick", side=nxt, pick=pick + 1, done=done_l))
 
 
-def buy(state: GameState, ctx: Context, side: str, choice: str, rid: str) -> None:
+def buy(state: GameState, ctx: Context, side: str, choice: Purchase, rid: str) -> None:
     """Pay and place one purchase."""
     data = state.data
-    power, code = choice.split(":")
+    power, code = choice.power, choice.code
     n = 2 if code == "2L" else 1
     code = "L" if code == "2L" else code
     cost = data.operations.recruiting["L"] * 2 if n == 2 else (
         data.operations.single_levy_cost if code == "L" else data.operations.recruiting[code])
     places = sea_places(state, side) if code == "F" else land_places(state, side, power, n)
-    area = ctx.decide(f"{rid}/area", side, places, prompt="Place it where? (6.2)")
+    area = ctx.decide(f"{rid}/area", side, [Place(a) for a in places], prompt="Place it where? (6.2)",
+                      kind=Decision.RECRUIT_PLACE).area
     ctx.change("treasury", actor=side, side=side, tp=state.tp[side] - int(cost), why=f"recruit {n} {power} {code}")
     ctx.change("unit-placed", actor=side, area=area, power=power, unit=code, n=n, recruited=True, side=side)
     if power not in PLAYER_POWERS:
@@ -228,6 +236,6 @@ def crusaders_return(state: GameState, ctx: Context, side: str) -> None:
             if not places:
                 return
             i += 1
-            area = ctx.decide(f"{gt(state)}/recruit/crusade-return/{side}-{i}", side, places,
-                              prompt="Where do the crusaders land?")
+            area = ctx.decide(f"{gt(state)}/recruit/crusade-return/{side}-{i}", side, [Place(a) for a in places],
+                              prompt="Where do the crusaders land?", kind=Decision.RECRUIT_PLACE).area
             ctx.change("crusade-return", actor=side, side=side, area=area, power=power, unit=code)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from medviz.engine.game import Context
+from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.game.options import Place, StackUnit, UnitIn
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
@@ -24,9 +28,9 @@ def total_areas(state: GameState, side: str, kind: str) -> list[str]:
     return sorted(a for a in m if m[a].kind == "sea" and sea_control(state, a) == side)
 
 
-def movable(state: GameState, side: str) -> list[str]:
-    """``area|power|code`` (or ``|2L``) for units in total-controlled areas not yet redistributed."""
-    out = []
+def movable(state: GameState, side: str) -> list[UnitIn]:
+    """Units in total-controlled areas not yet redistributed (``2L``: two levies at once)."""
+    out: list[UnitIn] = []
     for kind in ("land", "sea"):
         areas = total_areas(state, side, kind)
         if len(areas) < 2:
@@ -37,9 +41,9 @@ def movable(state: GameState, side: str) -> list[str]:
                     continue
                 free = n - state.done.get(a, {}).get((p, c), 0)
                 if free > 0:
-                    out.append(f"{a}|{p}|{c}")
+                    out.append(UnitIn(a, p, c))
                 if c == "L" and free >= 2:
-                    out.append(f"{a}|{p}|2L")
+                    out.append(UnitIn(a, p, "2L"))
     return out
 
 
@@ -50,7 +54,7 @@ def redistribute(state: GameState, ctx: Context) -> None:
                          purpose="redistribution order (5.2)") for s in SIDES}
     winner = "A" if rolls["A"] >= rolls["B"] else "B"
     order = ctx.decide(f"{_gt(state)}/end/redistribution/order", winner, ["first", "second"],
-                       prompt="Redistribute first or second? (5.2)")
+                       prompt="Redistribute first or second? (5.2)", kind=Decision.ORDER)
     side = winner if order == "first" else other_side(winner)
     done: set[str] = set()
     pick = 0
@@ -59,17 +63,19 @@ def redistribute(state: GameState, ctx: Context) -> None:
             pick += 1
             opts = movable(state, side)
             rid = f"{_gt(state)}/end/redistribution/{side}/pick-{pick}"
-            choice = ctx.decide(rid, side, ["done", *opts], prompt="Redistribute a unit (5.2)") if opts else "done"
+            choice: Any = ctx.decide(rid, side, ["done", *opts], prompt="Redistribute a unit (5.2)",
+                                kind=Decision.REDISTRIBUTE) if opts else "done"
             if choice == "done":
                 done.add(side)
             else:
-                src, power, code = choice.split("|")
+                src, power, code = choice.area, choice.power, choice.code
                 n = 2 if code == "2L" else 1
                 code = "L" if code == "2L" else code
                 kind = state.map.areas[src].kind
                 dests = [a for a in total_areas(state, side, kind) if a != src]
                 if dests:  # always true: movable() offers only units with somewhere to go
-                    dst = ctx.decide(f"{rid}/to", side, dests, prompt="To which area?")
+                    dst = ctx.decide(f"{rid}/to", side, [Place(a) for a in dests], prompt="To which area?",
+                                     kind=Decision.REDISTRIBUTE_TO).area
                     ctx.change("unit-moved", actor=side, source=src, to=dst, power=power, unit=code, n=n,
                                done=True, why="redistribution (5.2)")
                     _kings_follow(state, ctx, src, dst, side)
@@ -103,9 +109,9 @@ def enforce_limits(state: GameState, ctx: Context, side: str) -> None:
             while over > 0:
                 i += 1
                 units = state.side_units(a, side)
-                opts = [f"{p}|{c}" for (p, c) in sorted(units)]
-                pick = ctx.decide(f"{_gt(state)}/end/stacking/{a}/{i}", side, opts,
+                opts = [StackUnit(p, c) for (p, c) in sorted(units)]
+                pick = ctx.decide(f"{_gt(state)}/end/stacking/{a}/{i}", side, opts, kind=Decision.STACKING,
                                   prompt=f"Too many units in {state.map.areas[a].name} (5.2): eliminate one")
-                p, c = pick.split("|")
+                p, c = pick.power, pick.code
                 ctx.change("unit-removed", actor=side, area=a, power=p, unit=c, reason="stacking limit (5.2)")
                 over -= 1

@@ -10,6 +10,8 @@ from typing import Any
 
 from medviz.engine.events import DecisionEvent
 from medviz.engine.game import Context, Task
+from medviz.rules.medempires.choices import Decision
+from medviz.rules.medempires.game.options import Place, UnitIn
 from medviz.rules.medempires.game.battles import check_pope, draw_marker
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
@@ -99,7 +101,7 @@ def resolve_drawn(state: GameState, ctx: Context, side: str, marker: str, rid: s
         crusade(state, ctx, side, rid)
 
 
-def _crusade_candidates(state: GameState, side: str, fleets: bool) -> list[str]:
+def _crusade_candidates(state: GameState, side: str, fleets: bool) -> list[UnitIn]:
     out = []
     m = state.map.areas
     for area in sorted(state.units):
@@ -107,9 +109,9 @@ def _crusade_candidates(state: GameState, side: str, fleets: bool) -> list[str]:
             if n <= 0 or state.side_of(p) != side:
                 continue
             if fleets and c == "F" and m[area].kind == "sea":
-                out.append(f"{area}|{p}|F")
+                out.append(UnitIn(area, p, "F"))
             if not fleets and c in ("FA", "L", "M"):
-                out.append(f"{area}|{p}|{c}")
+                out.append(UnitIn(area, p, c))
     return out
 
 
@@ -117,8 +119,9 @@ def crusade(state: GameState, ctx: Context, side: str, rid: str) -> None:
     """Withdraw one fleet and two other units except raiders (12.0 Crusade; ruling: 'other' = not fleets)."""
     fleets = _crusade_candidates(state, side, True)
     if fleets:
-        pick = ctx.decide(f"{rid}/crusade/fleet", side, fleets, prompt="Which fleet sails on the Crusade?")
-        area, p, c = pick.split("|")
+        pick = ctx.decide(f"{rid}/crusade/fleet", side, fleets, prompt="Which fleet sails on the Crusade?",
+                          kind=Decision.CRUSADE_UNIT)
+        area, p, c = pick.area, pick.power, pick.code
         ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, to="crusade", side=side)
     else:
         ctx.change("crusade-fleet-due", actor=side, side=side, due=True)
@@ -126,8 +129,9 @@ def crusade(state: GameState, ctx: Context, side: str, rid: str) -> None:
         others = _crusade_candidates(state, side, False)
         if not others:
             break
-        pick = ctx.decide(f"{rid}/crusade/unit-{j}", side, others, prompt="Which unit goes on the Crusade?")
-        area, p, c = pick.split("|")
+        pick = ctx.decide(f"{rid}/crusade/unit-{j}", side, others, prompt="Which unit goes on the Crusade?",
+                          kind=Decision.CRUSADE_UNIT)
+        area, p, c = pick.area, pick.power, pick.code
         ctx.change("unit-removed", actor=side, area=area, power=p, unit=c, to="crusade", side=side)
     bury_kings_alone(state, ctx)
     check_pope(state, ctx)
@@ -156,8 +160,8 @@ def bury_kings_alone(state: GameState, ctx: Context) -> None:
             continue
         rid = f"{gt(state)}/kings/{k}/rejoins"  # a King may be left alone more than once a turn: number them
         n = 1 + sum(1 for e in ctx.events if isinstance(e, DecisionEvent) and e.decision.startswith(rid))
-        to = ctx.decide(f"{rid}-{n}", side, refuges,
-                        prompt=f"{data.kings[k].name} has no units left in {m[area].name}: where does he go? (8.1)")
+        to = ctx.decide(f"{rid}-{n}", side, [Place(a) for a in refuges], kind=Decision.KING_REFUGE,
+                        prompt=f"{data.kings[k].name} has no units left in {m[area].name}: where does he go? (8.1)").area
         ctx.change("king-moved", actor=side, king=k, to=to, why="rejoins his units (8.1 ruling)")
 
 
@@ -214,7 +218,8 @@ def pope_death(state: GameState, ctx: Context) -> None:
     drm = 0
     rival = other_side(holder)
     if state.pope is not None and state.options.get("poison") and state.tp[rival] >= 1:
-        use = ctx.decide(f"{gt(state)}/end/poison", rival, ["no", "spend 1 TP"], prompt="Poison the Pope? (14.2)")
+        use = ctx.decide(f"{gt(state)}/end/poison", rival, ["no", "spend 1 TP"], prompt="Poison the Pope? (14.2)",
+                         kind=Decision.POISON)
         if use == "spend 1 TP":
             ctx.change("treasury", actor=rival, side=rival, tp=state.tp[rival] - 1, why="poison (14.2)")
             drm = 1
