@@ -6,6 +6,7 @@ Models (``medviz.apps.model``) carry the state as traitlets and import no widget
 
 from __future__ import annotations
 
+from medviz.apps.compare import BranchCompare
 from medviz.apps.dicelab import DiceLab
 from medviz.apps.model import DiceLabModel, ReplayModel
 from medviz.apps.play import PlayTable
@@ -13,5 +14,5 @@ from medviz.apps.play_model import PlayModel
 from medviz.apps.replay import ReplayViewer
 from medviz.apps.tree import BranchTree, branch_tree
 
-__all__ = ["BranchTree", "DiceLab", "DiceLabModel", "PlayModel", "PlayTable", "ReplayModel", "ReplayViewer",
+__all__ = ["BranchCompare", "BranchTree", "DiceLab", "DiceLabModel", "PlayModel", "PlayTable", "ReplayModel", "ReplayViewer",
            "branch_tree"]

@@ -9,7 +9,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, battle_table, html_box
-from medviz.apps.model import DiceLabModel, card_label, default_view_at, normalise_view_at, roll_effects, roll_label
+from medviz.apps.model import DiceLabModel, card_label, default_view_at, normalise_view_at, roll_effects, roll_words
 from medviz.apps.tree import BranchTree
 from medviz.engine.errors import MedvizError
 from medviz.engine.history import History
@@ -23,8 +23,8 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
     are listed after the rolls and draws; picking one offers the deck's cards instead of faces."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
-                 map_size: tuple[int | None, int] = (None, 750)) -> None:
-        self.model = DiceLabModel(history)
+                 map_size: tuple[int | None, int] = (None, 750), roll: str | None = None) -> None:
+        self.model = DiceLabModel(history, roll=roll)
         self.view_at = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
@@ -78,8 +78,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             self.message.value = f"<span style='color:#b2182b'>{html.escape(str(exc))}</span>"
             return None
         picked = self.model.selected_roll
-        label = card_label(child, picked) if self.model.picks_card() else roll_label(child.roll(picked))
-        self.message.value = f"<span style='color:#117733'>branch made: {html.escape(label)}</span>"
+        label = card_label(child, picked) if self.model.picks_card() else \
+            f"{roll_words(child, picked)} — the die shows {child.value_of(picked)}"
+        self.message.value = f"<span style='color:#117733'>Branch made: {html.escape(label)}.</span>"
         return child
 
     def _map_seq(self, h: History) -> int:
@@ -93,12 +94,20 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             rolls = self.model.rolls()
             places = self.model.card_places()
             self.rolls.options = (
-                [(f"{r.seq}: {self.model.current.describe(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
+                [(self._menu_label(r), DiceLabModel._id(r)) for r in rolls]
                 + [(f"{e.seq}: card {key} = {e.card_at(int(key.rpartition('/')[2]))}"[:110], key) for key, e in places])
             if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
                 self.rolls.value = self.model.selected_roll
         finally:
             self._syncing = False
+
+    def _menu_label(self, roll: Any) -> str:
+        """A roll in the menu: what it is for in the game's words, and what it showed."""
+        h = self.model.current
+        effects = getattr(roll, "effects", None) or {}
+        meaning = effects.get(str(roll.value)) if isinstance(effects, Mapping) else None
+        shown = h.ruleset.describe_value(roll, roll.value)
+        return (f"{h.ruleset.describe_roll(h, roll)}: {shown}" + (f" → {meaning}" if meaning else ""))[:140]
 
     def _on_roll(self, change: Mapping[str, Any]) -> None:
         if not self._syncing and change["new"]:
@@ -153,14 +162,22 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         finally:
             self._syncing = False
         prob = roll.probability
+        h = self.model.current
+        key = h.ruleset.result_key(roll)
         body = "".join(
             f"<tr style='{'background:#fff3c4;font-weight:bold' if shown else ''}"
             f"{'outline:2px solid #b8860b' if str(face) == str(self.model.value) and not shown else ''}'>"
             f"<td style='padding:0 8px'>{html.escape(face)}</td><td>{html.escape(meaning) or '—'}</td></tr>"
             for face, meaning, shown in rows)
-        self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self.model.current.describe(roll))}"
-                           f"<br>shows <b>{roll.value}</b>, probability {prob} ({float(prob):.1%})</p>"
-                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>")
+        legend = "".join(f"<div><b>{html.escape(code)}</b> — {html.escape(words)}</div>" for code, words in key)
+        effects = getattr(roll, "effects", None) or {}
+        rolled = effects.get(str(roll.value)) if isinstance(effects, Mapping) else None
+        self.info.value = (f"<p class='medviz-roll-name'><b>{html.escape(h.ruleset.describe_roll(h, roll))}</b>"
+                           f"<br>It showed <b>{roll.value}</b>{' → ' + html.escape(str(rolled)) if rolled else ''}; "
+                           f"the chance of that face: {prob} ({float(prob):.1%}).</p>"
+                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>"
+                           + (f"<div class='medviz-key' style='font-size:12px;margin-top:6px'><b>Key</b>{legend}</div>"
+                              if legend else ""))
 
     def _show_card(self) -> None:
         """A card place is picked: the deck's cards to try, the card there now and its chance."""
