@@ -82,7 +82,14 @@ facts = [
      str(len(chronicle["popes_died"]))),
 ]
 pd.DataFrame(facts, columns=["history", "in the game", "this replay"])"""),
-    code("""battles = pd.DataFrame(chronicle["battles"])
+    code("""def battle_row(b):
+    other = {"A": "B", "B": "A"}[b["attacker"]]
+    winner = {"attacker": f"Player {b['attacker']}", "defender": f"Player {other}"}.get(b["winner"], "nobody")
+    return {"game turn": b["turn"], "where": areas[b["area"]].name, "at": "sea" if b["kind"] == "sea" else "land",
+            "attacker": f"Player {b['attacker']}", "results (Combat Results)": ", ".join(b["results"]) or "no combat",
+            "winner": winner, "units left: attacker / defender": f"{b['left']['attacker']} / {b['left']['defender']}"}
+
+battles = pd.DataFrame([battle_row(b) for b in chronicle["battles"]])
 battles.head(20) if len(battles) else "no battles were fought\""""),
     md("""## What if? Change the die that decided the Battle of Malta
 

@@ -128,7 +128,7 @@ class ReplayModel(traitlets.HasTraits):
     def where(self) -> str:
         """Turn and phase of the cursor, in words."""
         e = self.history[self.cursor]
-        bits = [f"event {self.cursor + 1} of {len(self.history)}"]
+        bits = [f"event {self.cursor} of {len(self.history) - 1}"]  # event numbers as the log and annotations count
         if e.phase:
             bits.insert(0, str(e.phase).replace("_", " "))
         if e.turn:  # turn 0 is the set-up, which the phase already names
@@ -341,7 +341,7 @@ class DiceLabModel(traitlets.HasTraits):
             lines.append(f"This branch: {roll_words(h, str(rid))} shows {value}"
                          + (f" instead of {was}." if was is not None else "."))
         if d.first_divergence is not None:
-            lines.append(f"The two histories part at event {d.first_divergence + 1}:")
+            lines.append(f"The two histories part at event {d.first_divergence}:")
             for label, e, hist in (("as played", d.a_event, other), ("in this branch", d.b_event, h)):
                 lines.append(f"  {label}: {hist.describe(e) if e is not None else '(the game had ended)'}")
         rs = h.ruleset

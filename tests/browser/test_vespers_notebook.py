@@ -138,7 +138,10 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     # The slider moved with the jump: its handle sits on the event the viewer names.
     handle = viewer.locator(".noUi-handle").first
     at = int(re.search(r"event (\d+) of", txt(where)).group(1))  # type: ignore[union-attr]
-    wait_for("the slider to follow the jump", lambda: float(handle.get_attribute("aria-valuenow") or -1) == at - 1)
+    wait_for("the slider to follow the jump", lambda: float(handle.get_attribute("aria-valuenow") or -1) == at)
+    # One event number everywhere: the viewer's line and the log's current line say the same number.
+    number = re.search(r"(?:T\d+|set-up) (\d+) ", txt(current))
+    assert number and number.group(1) == str(at), (txt(current), at)
     notes = viewer.locator(".medviz-note")
     wait_for("the note for turn 2's politics", lambda: notes.count() > 0)
     viewer.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-turn2.png"))
@@ -147,10 +150,15 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     handle.focus()
     handle.press("End")
     wait_for("the slider to reach the last event", lambda: f"event {total} of {total}" in txt(where))
+    # The end of the game: a winner banner on the map, and the panel's count agrees with it (13.0).
     map_end = wait_for("the viewer's map to show the end",
                        lambda: (m := viewer.evaluate(SNAPSHOT_JS)) and m["title"] != map2["title"] and m)
     assert changed(map2, map_end)["areas"] or changed(map2, map_end)["traces"]
-    assert "▶" in txt(current) and f"{total - 1} " in txt(current)
+    assert "▶" in txt(current) and f"{total} " in txt(current)
+    assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
+    panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
+    assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
+    assert "Victory" not in panel and "key areas" in panel and "B's 4 guarded areas" in panel, panel
 
     # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
     said = txt(whatif.first)
@@ -179,7 +187,8 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
             before = both()[0]["title"]
             compare.get_by_role("button", name="at the end", exact=True).click()
             wait_for("the what-if maps to move to the end", lambda: both()[0]["title"] != before)
-        played, branch = wait_for(f"the two maps {when}", lambda: (b := both()) and b[0]["title"] == b[1]["title"] and b)
+        played, branch = wait_for(f"the two maps {when}", lambda: (b := both())
+                                  and (b[0]["title"] == b[1]["title"] or "Game over" in b[0]["title"] + b[1]["title"]) and b)
         delta = changed(played, branch)
         assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
         outlined = wait_for(f"the changed areas to be outlined {when}", marked)

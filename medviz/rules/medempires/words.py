@@ -13,7 +13,7 @@ from typing import Any
 from medviz.engine.events import ChangeEvent, DrawEvent, RollEvent
 from medviz.rules.medempires.game.state import PLAYER_POWERS, GameState
 
-__all__ = ["area_names", "compare_words", "outcome_words", "result_key", "roll_words", "turn_years"]
+__all__ = ["area_names", "compare_words", "outcome_sentence", "outcome_words", "result_key", "roll_words", "turn_years"]
 
 
 @lru_cache(maxsize=1)
@@ -109,20 +109,29 @@ def result_key(event: RollEvent | DrawEvent) -> list[tuple[str, str]]:
     return out
 
 
-def outcome_words(history: Any) -> str:
-    """``Player A (France and Anjou) wins: France and Anjou took Rosselló (13.0)`` — one sentence, one reason."""
-    o = history.outcome if isinstance(history.outcome, Mapping) else {}
-    winner = o.get("winner")
+def outcome_sentence(outcome: Mapping[str, Any], seat_title: str = "") -> str:
+    """``Player A (France and Anjou) wins: France and Anjou took Rosselló (13.0)`` from an outcome's reason."""
+    winner = outcome.get("winner")
     if winner in (None, "", "none"):
-        return "no winner yet" if not history.final_state or not getattr(history.final_state, "finished", True) \
-            else "no winner"
-    reason = str(o.get("reason") or "")
+        return "no winner"
+    reason = str(outcome.get("reason") or "")
     cut = reason.find(" wins:")
     if cut >= 0:
         start = reason.rfind(". ", 0, cut)
         said = reason[start + 2 if start >= 0 else 0:].strip()
         return said.rstrip(".") + (f" ({reason.split(':', 1)[0]})" if reason[:2].isdigit() else "")
-    return f"{history.ruleset.seat_title(str(winner), history.scenario, _state(history))} wins"
+    if winner == "draw":
+        return "a draw" + (f": {reason}" if reason else "")
+    last = reason.rstrip(".").rsplit(": ", 1)[-1] if reason else ""
+    return last or f"{seat_title or winner} wins"
+
+
+def outcome_words(history: Any) -> str:
+    """``Player A (France and Anjou) wins: France and Anjou took Rosselló (13.0)`` — one sentence, one reason."""
+    o = history.outcome if isinstance(history.outcome, Mapping) else {}
+    winner = o.get("winner")
+    title = history.ruleset.seat_title(str(winner), history.scenario, _state(history)) if winner else ""
+    return outcome_sentence(o, title)
 
 
 def area_names(history_or_state: Any, areas: Sequence[str]) -> list[str]:
