@@ -40,6 +40,9 @@ class MapPane:
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
+        # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
+        # ``_config`` is what the widget hands to ``Plotly.newPlot``).
+        self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
         self.view: Any = view
         self.ruleset = ruleset
         if width is None:

@@ -177,6 +177,15 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
         .map(b => [b.t.slice(0, 8), b.r.top, b.r.bottom, b.r.right])""")
     tops = {t: (top, bottom, right) for t, top, bottom, right in boxes}
     a, b = tops["PLAYER A"], tops["PLAYER B"]
+    # The end of the war: the winner's banner is the map's title; no plotly mode bar sits over it.
+    assert page.evaluate("document.querySelector('#plot .gtitle').textContent").startswith("Game over. Player ")
+    assert page.locator("#plot .modebar-btn").count() == 0, "a plotly mode bar sits over the map's title"
+    for w, hgt in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": w, "height": hgt})
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(ROOT / "test-artifacts" / f"export-vespers-end-{w}x{hgt}.png"))
+    page.set_viewport_size({"width": 1500, "height": 1000})
+    page.wait_for_timeout(600)
     turn = next((v for k, v in tops.items() if k.startswith(("Turn", "Game ove"))), None)  # the end: the winner box
     assert turn is not None, tops
     assert turn[1] <= a[0] + 1 and a[1] <= b[0] + 1, tops

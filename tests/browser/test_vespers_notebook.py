@@ -146,6 +146,20 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     wait_for("the note for turn 2's politics", lambda: notes.count() > 0)
     viewer.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-turn2.png"))
 
+    # No plotly mode bar over the map's title; pictures at a projector's 1280x720 and at 1920x1080.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_timeout(800)
+    viewer.locator(".widget-html", has_text=re.compile(r"event \d+ of \d+")).first.evaluate(
+        "e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    assert viewer.evaluate("(root) => root.querySelectorAll('.modebar-container .modebar-btn').length") == 0, \
+        "a plotly mode bar sits over the map"
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1280x720.png"))
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1920x1080.png"))
+    page.set_viewport_size({"width": 1800, "height": 1900})
+
     # The slider itself, moved from the keyboard as a user would: End goes to the last event.
     handle.focus()
     handle.press("End")
@@ -158,7 +172,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
     panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
     assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
-    assert "Victory" not in panel and "key areas" in panel and "B's 4 guarded areas" in panel, panel
+    assert "Victory" not in panel and "Held: 3 of 3" in panel and "Taken: 1 of 4" in panel, panel
 
     # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
     said = txt(whatif.first)

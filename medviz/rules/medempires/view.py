@@ -203,8 +203,8 @@ def _state_view(state: Any, overlays: list[dict[str, Any]] | None, turn: int | N
         if sc.victory.get("kind") == "vespers":  # 13.0 counts areas, not 4.1's cities
             need = len(sc.victory["b_must_control"])
             guarded = len(sc.victory["a_must_not_take"])
-            v["standing"] = {"A": f"Took {judged['vp']['A']} of B's {guarded} guarded areas",
-                             "B": f"Holds {judged['vp']['B']} of {need} key areas"}
+            # short enough for the panel's boxes: A counts B's guarded areas taken, B the key areas held
+            v["standing"] = {"A": f"Taken: {judged['vp']['A']} of {guarded}", "B": f"Held: {judged['vp']['B']} of {need}"}
         if phase == "victory" or state.finished:
             v["winner"] = outcome_sentence(judged)
     v["overlays"] = overlays or []
