@@ -201,8 +201,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
 
     def _show_branch(self) -> None:
         h = self.model.current
-        self.diff.value = "<pre style='white-space:pre-wrap;font-size:12px'>" + html.escape(
-            self.model.diff_words(self.view_at)) + "</pre>"
+        # Sentences, wrapped at spaces (a <pre> would break words where the box ends).
+        self.diff.value = ("<div class='medviz-diff' style='white-space:pre-line;font-size:13px;line-height:1.45'>"
+                           + html.escape(self.model.diff_words(self.view_at)) + "</div>")
         if self.map is not None:
             self._show_map()
         elif h.parent is not None:

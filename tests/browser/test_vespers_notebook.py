@@ -224,7 +224,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     rolls = dl.locator(".widget-dropdown select").first
     options = [o.replace("\u00a0", " ") for o in rolls.evaluate("s => Array.from(s.options).map(o => o.label)")]
     assert not [o for o in options if re.search(r"GT\d/|/round-|[a-z]+_[a-z]+", o)], [o for o in options if "/" in o][:3]
-    diff_box = dl.locator("pre").first
+    diff_box = dl.locator(".medviz-diff").first
     assert "history as played" in txt(diff_box)
     effects = dict(info.locator("table").first.evaluate(
         "t => Array.from(t.querySelectorAll('tr')).slice(1).map(r => Array.from(r.cells).map(c => c.textContent.trim()))"))
