@@ -211,6 +211,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
         assert re.search(r"[a-z]+_[a-z]+", txt(compare_words)) is None, f"raw area ids: {txt(compare_words)}"
         page.screenshot(path=str(artifacts / f"jupyterlab-vespers-whatif-{'phase' if 'phase' in when else 'end'}.png"))
     assert "France and Anjou (Player A)" in txt(compare_words) or "Aragon (Player B)" in txt(compare_words)
+    compare.screenshot(path=str(artifacts / "jupyterlab-vespers-whatif-compare.png"))  # docs/img/app-whatif.png
 
     # -- 3. DiceLab: it opens on the what-if's roll, in words, with a key; try another face, branch ----
     dl = dicelab.first
