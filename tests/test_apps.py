@@ -59,7 +59,7 @@ def test_replay_model_clamps_steps_and_jumps(battle: History) -> None:
     m.step(-3)
     assert m.cursor == 0
     m.step(5)
-    assert m.cursor == 5 and "event 6 of 22" in m.where()
+    assert m.cursor == 5 and "event 5 of 21" in m.where()  # numbered as the log and annotation files number events
     m.cursor = 999
     assert m.cursor == m.last == len(battle) - 1
     stops = m.stops()
@@ -82,14 +82,16 @@ def test_dice_lab_model_branches_switches_and_explains(battle: History) -> None:
     assert seen == [child] and m.tree_version == 1
     assert child.outcome["winner"] != battle.outcome["winner"]
     words = m.diff_words()
-    assert "They part at event 12" in words and "winner" in words
+    assert "The two histories part at event 12" in words and "As played: Attacker wins." in words
+    assert "In this branch: no winner." in words and "This branch: " in words and " shows 1 instead of " in words
     m.switch(battle)
     assert m.current is battle and m.value == battle.roll(DECISIVE).value
     assert "as played" in m.diff_words()
     with pytest.raises(MalformedInput):
         m.switch(_battle(seed=4))
     labels = [n.label for n in branch_nodes(battle)]
-    assert labels[0].startswith("as played") and f"{DECISIVE} = 1" in labels[1]
+    assert labels[0].startswith("History as played") and " = 1 → no winner" in labels[1]
+    assert "/" not in labels[1] and "Raid Combat Table" in labels[1]  # the roll in words, not its id
 
 
 def test_roll_effects_say_what_each_face_would_mean(battle: History) -> None:
@@ -168,7 +170,7 @@ def test_replay_viewer_can_start_later_and_refuses_a_start_outside(battle: Histo
 def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: History) -> None:
     lab = DiceLab(battle)
     assert lab.map is None and lab.rolls.value == DECISIVE
-    assert "probability 1/6" in lab.info.value and "DV+S" in lab.info.value
+    assert "the chance of that face: 1/6" in lab.info.value and "<b>DV+S</b> — Decisive victory with stratagem" in lab.info.value
     lab.rolls.value = "battle-1/combat-1/initiative/defender"
     assert lab.model.selected_roll == "battle-1/combat-1/initiative/defender"
     lab.rolls.value = DECISIVE
@@ -176,11 +178,11 @@ def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: Histor
     assert lab.model.value == 1
     lab.button.click()
     assert len(battle.children) == 1 and lab.model.current is battle.children[0]
-    assert "They part at event 12" in lab.diff.value
-    assert "winner: &#x27;attacker&#x27; → &#x27;none&#x27;" in lab.diff.value  # the outcome's change, escaped
-    assert "survivors.defender.anjou FA: None → 3" in lab.diff.value  # keys only the branch has are listed
-    assert lab.tree.labels == ["as played → winner: attacker",
-                               f"    └ {DECISIVE} = 1 → winner: none"]
+    assert "The two histories part at event 12" in lab.diff.value
+    assert "As played: Attacker wins." in lab.diff.value and "In this branch: no winner." in lab.diff.value
+    assert "{" not in lab.diff.value and "None" not in lab.diff.value  # sentences, not dicts
+    assert lab.tree.labels[0] == "History as played → Attacker wins"
+    assert lab.tree.labels[1].startswith("    └ ") and lab.tree.labels[1].endswith(" = 1 → no winner")
     assert "anjou FA 3/3" in lab.battle.value  # the defender kept its army in the branch ...
     assert "Its parent" in lab.battle.value and "anjou FA 0/3" in lab.battle.value  # ... and lost it as played
     lab.tree.select.value = 0
@@ -199,7 +201,7 @@ def test_dice_lab_on_the_map_click_branch_and_areas_changing_hands(battle: Histo
     lab.faces.value = 1
     lab.button.click()
     assert _fill(fig, "malta") != taken  # Malta stays Angevin in the branch
-    assert "Areas that changed hands: malta (B → A)" in lab.diff.value
+    assert "Malta: held by Aragon (Player B) as played, by France and Anjou (Player A) in the what-if." in lab.diff.value
     lab.tree.select.value = 0
     assert _fill(fig, "malta") == taken
 
@@ -246,7 +248,7 @@ def test_deciding_roll_of_a_battle_in_a_whole_game() -> None:
     roll = game.roll(roll_id)
     assert opened.seq < roll.seq < closed.seq and "/battle/" in roll_id and roll.effects
     child = (m.select(roll_id), setattr(m, "value", 1 if roll.value != 1 else 6), m.make_branch())[-1]
-    assert child.parent is game and m.diff_words().startswith(f"Branch {roll_id} = ")
+    assert child.parent is game and m.diff_words().startswith(f"This branch: {RULESET.describe_roll(game, roll)} shows ")
 
 
 def test_dice_lab_on_a_whole_game_shows_the_roll_phase_or_the_end() -> None:
@@ -263,11 +265,10 @@ def test_dice_lab_on_a_whole_game_shows_the_roll_phase_or_the_end() -> None:
     phase = next(s for s in game.phases() if s.start <= roll.seq < s.end)
     assert f"turn {phase.turn}" in fig.layout.title.text
     lab.when.value = "end"
-    last_turn = game[len(game) - 1].turn
-    assert f"turn {last_turn}" in fig.layout.title.text
+    assert fig.layout.title.text.startswith("<b>Game over. Player ")  # the end of the game: the winner's banner
     lab.faces.value = 1 if roll.value != 1 else 6
     lab.button.click()
-    assert lab.model.current.parent is game and "They part at event" in lab.diff.value
+    assert lab.model.current.parent is game and "The two histories part at event" in lab.diff.value
 
 
 def _map_data(fig: Any) -> list[dict[str, Any]]:
@@ -332,3 +333,36 @@ def test_branch_list_is_as_wide_as_its_longest_entry_and_scrolls(battle: History
     assert longest > LIST_PX / CHAR_PX  # longer than the box shows
     assert int(tree.select.layout.width[:-2]) >= longest * CHAR_PX
     assert tree.scroller.layout.min_width == f"{LIST_PX}px" and tree.scroller.layout.overflow == "auto"
+
+
+def test_branch_compare_outlines_what_a_die_changed_at_the_roll_phase_and_the_end() -> None:
+    from medviz.apps import BranchCompare
+    from medviz.rules.medempires.view import history_view
+    from medviz.viz.state_map import changed_areas
+
+    historical = RULESET.policies["historical"]()
+    game = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+    rid = "GT3/ops-A/force-1/action-3/intercept-enter/battle/combat-0/round-1/attacker"
+    roll = game.roll(rid)
+    assert roll.effects[str(roll.value)] != roll.effects["1"]  # the other face means another result
+    branch = game.branch(rid, 1)
+    cmp = BranchCompare(branch, view_at=history_view)
+    for when in ("phase", "end"):
+        cmp.when.value = when
+        left, right = (p.figure for p in cmp.panes)
+        # the same moment of both wars (at the end each says who won in it)
+        assert left.layout.title.text == right.layout.title.text or when == "end"
+        assert when != "end" or "Game over. Player A (France and Anjou) wins: Aragon does not hold Malta" \
+            in right.layout.title.text
+        assert "malta" in cmp.changed and cmp.changed == changed_areas(cmp.panes[0].view, cmp.panes[1].view)
+        for fig in (left, right):
+            marked = next(t for t in fig.data if t.name == "marked-areas")
+            assert list(marked.meta["marked"]) == cmp.changed and len(marked.x) > 10
+        assert "Malta: held by Aragon (Player B) as played, by France and Anjou (Player A) in the what-if." in cmp.words.value
+        assert "Aragon&#x27;s attack roll in the sea battle in Strait of Sicily, game turn 3 (1301–1310) shows 1" \
+            in cmp.words.value
+    assert changed_areas(cmp.panes[0].view, cmp.panes[0].view) == []
+    cmp.show.value = "branch"
+    assert cmp.columns[0].layout.display == "none" and cmp.columns[1].layout.display is None
+    with pytest.raises(MalformedInput):
+        BranchCompare(game, view_at=history_view)  # the history as played has no parent to compare with

@@ -104,7 +104,7 @@ def test_decoded_steps_equal_the_state_map_of_each_view(battle: History) -> None
             if ch[0] != export.PANEL:
                 assert expected.get(ch) == value, (seq, ch)
     assert tl.state(4)[(export.PANEL, "panel")] == {"title": "", "lines": []}
-    assert "battle in naples: DV, attacker wins" in tl.state(12)[(export.PANEL, "panel")]["lines"]
+    assert "battle in Kingdom of Naples: DV, the attacker wins" in tl.state(12)[(export.PANEL, "panel")]["lines"]
 
 
 def test_encoder_round_trips_patches_and_splices() -> None:

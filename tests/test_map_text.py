@@ -98,7 +98,11 @@ def test_the_text_helper_escapes_markup_and_keeps_plain_text() -> None:
 
 
 def test_hostile_override_names_are_drawn_as_text_on_the_state_map(hostile: History) -> None:
-    fig = state_map(history_view(hostile, len(hostile) - 1))
+    end = state_map(history_view(hostile, len(hostile) - 1))  # the end: the winner's banner is the title
+    assert _data_markup(end) == [] and end.layout.title.text.startswith("<b>Game over. ")
+    assert "<a " not in end.layout.title.text and "&lt;a href=" in end.layout.title.text  # B's name, escaped
+    before_end = next(s.start for s in hostile.phases() if s.phase == "victory") - 1
+    fig = state_map(history_view(hostile, before_end))
     assert _data_markup(fig) == []
     texts = "\n".join(_texts(fig.to_plotly_json()))
     assert "<a " not in texts and "<span style=\"" not in texts and "onmouseover" not in texts.replace("&lt;b onmouseover", "")

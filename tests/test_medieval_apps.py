@@ -153,9 +153,9 @@ def test_the_dice_lab_changes_a_die_of_a_battle(game: History) -> None:
     lab.model.value = 1
     child = lab.branch()
     assert child is not None and child.value_of(roll.roll) == 1 and child.parent is game
-    assert "branch made" in lab.message.value
+    assert "Branch made" in lab.message.value
     words = lab.model.diff_words(lab.view_at)
-    assert "They part at event" in words and ("Provinces that changed hands" in words or "No province" in words)
+    assert "The two histories part at event" in words and ("Provinces that changed hands" in words or "No province" in words)
 
 
 def test_the_dice_lab_branches_a_card_place(game: History) -> None:

@@ -46,29 +46,31 @@ table = PlayTable(scenario="vespers-1282", side="B", opponent="heuristic", seed=
 table"""),
     md("""## Driving the table from code
 
-Everything the buttons do, code can do too — handy for a tutor preparing a position. What does the game
-ask now, and what may Aragon answer?"""),
-    code("""p = table.pending
+Everything the buttons do, code can do too — handy for a tutor preparing a position. The cells below
+drive a **second** table, `tutor`, so the table above stays where it is: a fresh game, waiting for you
+at its first question, even after *Run All*. What does the game ask now, and what may Aragon answer?"""),
+    code("""tutor = PlayTable(scenario="vespers-1282", side="B", opponent="heuristic", seed=1282)  # not shown: driven by code
+p = tutor.pending
 print(p.prompt)
-for key, words in zip(p.keys, table.model.labels):  # each option's key (what a history records) and words
+for key, words in zip(p.keys, tutor.model.labels):  # each option's key (what a history records) and words
     print(f"  {key!r:22} {words}")"""),
     md("""Place the first field army in the Kingdom of Majorca, then ask for somewhere the rules forbid: the
 refusal names the rule (3.2: Aragon sets up only in its own areas) and the game does not move."""),
-    code("""table.choose("majorca")
-table.choose("sicily_east")
-print(table.model.message)"""),
+    code("""tutor.choose("majorca")
+tutor.choose("sicily_east")
+print(tutor.model.message)"""),
     md("""Set up the rest as in 1282; the game runs on to your first decision of game turn 1."""),
-    code("""table.set_up()
-print(table.model.where(), "—", table.model.prompt)
-print("TP and VP:", table.model.score())"""),
+    code("""tutor.set_up()
+print(tutor.model.where(), "—", tutor.model.prompt)
+print("TP and VP:", tutor.model.score())"""),
     md("""Make a few decisions yourself (here: always the first option the list offers), let the computer
 answer one, take one back, then let the computer finish the game."""),
     code("""for _ in range(3):
-    table.choose(table.pending.options[0])
-table.auto()
-table.undo()
-table.finish()
-print("Outcome:", table.history.outcome["winner"], "—", table.history.outcome["reason"])"""),
+    tutor.choose(tutor.pending.options[0])
+tutor.auto()
+tutor.undo()
+tutor.finish()
+print("Outcome:", tutor.history.outcome["winner"], "—", tutor.history.outcome["reason"])"""),
     md("""## Replay your war, change a die
 
 The finished game is an ordinary medviz history: save it, load it back, replay it, branch it.
@@ -77,7 +79,7 @@ Your own decisions are marked as yours (`source: "human"`)."""),
 from medviz.rules.medempires.view import history_view
 from medviz.apps import ReplayViewer
 
-history = table.history
+history = tutor.history  # your own game, once finished: table.history
 again = History.from_json(history.to_json())
 print(len(history), "events;", sum(d.source == "human" for d in history.decisions()), "decisions were yours;",
       "the saved game loads back identical:", again.to_json() == history.to_json())

@@ -82,48 +82,73 @@ facts = [
      str(len(chronicle["popes_died"]))),
 ]
 pd.DataFrame(facts, columns=["history", "in the game", "this replay"])"""),
-    code("""battles = pd.DataFrame(chronicle["battles"])
+    code("""def battle_row(b):
+    other = {"A": "B", "B": "A"}[b["attacker"]]
+    winner = {"attacker": f"Player {b['attacker']}", "defender": f"Player {other}"}.get(b["winner"], "nobody")
+    return {"game turn": b["turn"], "where": areas[b["area"]].name, "at": "sea" if b["kind"] == "sea" else "land",
+            "attacker": f"Player {b['attacker']}", "results (Combat Results)": ", ".join(b["results"]) or "no combat",
+            "winner": winner, "units left: attacker / defender": f"{b['left']['attacker']} / {b['left']['defender']}"}
+
+battles = pd.DataFrame([battle_row(b) for b in chronicle["battles"]])
 battles.head(20) if len(battles) else "no battles were fought\""""),
     md("""## What if? Change the die that decided the Battle of Malta
 
 Every die has an id that says what it is for, so we can change exactly one of them and let the game
 run on from there; every other die that is rolled for the same purpose keeps its value. On 8 July
-1283 Roger of Lauria destroyed the Angevin relief fleet in Malta's Grand Harbour. Below we find the
-first **naval** battle fought in the sea on Malta's coast (the Strait of Sicily) and give its
-deciding roll the face that would have hurt the winner most. A replay that fought no naval battle
-there takes its first naval battle elsewhere; a land battle is never taken."""),
+1283 Roger of Lauria destroyed the Angevin relief fleet in Malta's Grand Harbour. Below we take the
+**naval** battles of this replay, those in the sea on Malta's coast (the Strait of Sicily) first, and
+read the exact effect of every face of each deciding roll on the battle table. We keep only faces
+whose result differs from the one rolled, try the one farthest from it first, and stop at the first
+change that leaves some area in other hands at the end of the war — a what-if the map can show."""),
     code("""from medviz.engine import ChangeEvent
+from medviz.apps import BranchCompare
 
+rs = history.ruleset
 off_malta = {a for a, area in areas.items() if area.kind == "sea" and "malta" in area.coasts}
-def table_rolls(prefix):
-    return [r for r in history.rolls() if getattr(r, "roll", "").startswith(prefix + "/") and "/round-" in r.roll]
+results = ["CA", "NE", "BB", "DV", "DV+S"]  # the roller's worst result to its best (Combat Results)
 
-def loser_face(roll):
-    order = ["DV+S", "DV", "BB", "NE", "CA"]
-    faces = sorted(roll.effects, key=lambda f: order.index(roll.effects[f]) if roll.effects[f] in order else 9)
-    return int(faces[-1]) if int(faces[-1]) != roll.value else int(faces[-2])
+def deciding_rolls(battle):
+    prefix = battle.data["prefix"] + "/"
+    return [r for r in history.rolls() if getattr(r, "roll", "").startswith(prefix) and "/round-" in r.roll]
 
-# Naval battles that came to blows (not avoided), those off Malta first.
+def other_faces(roll):  # faces whose result differs from the one rolled, the farthest from it first
+    shown = results.index(roll.effects[str(roll.value)])
+    faces = [int(f) for f, r in roll.effects.items() if r != roll.effects[str(roll.value)]]
+    return sorted(faces, key=lambda f: -abs(results.index(roll.effects[str(f)]) - shown))
+
 naval = [e for e in history.events if isinstance(e, ChangeEvent) and e.change == "battle-opened"
-         and e.data["kind"] == "sea" and table_rolls(e.data["prefix"])]
+         and e.data["kind"] == "sea" and deciding_rolls(e)]
 naval.sort(key=lambda e: e.data["area"] not in off_malta)
 what_if = None
-if naval:
-    battle = naval[0]
-    decisive = table_rolls(battle.data["prefix"])[-1]
-    print(f"naval battle in {areas[battle.data['area']].name}, game turn {battle.turn}",
-          "— deciding roll", decisive.roll, "=", decisive.value)
-    print("what each face would have meant:", dict(decisive.effects))
-    what_if = history.branch(decisive.roll, loser_face(decisive))
-    print(diff(history, what_if).summary(history.describe))
+for battle in naval:
+    roll = deciding_rolls(battle)[-1]
+    for face in other_faces(roll):
+        branch = history.branch(roll.roll, face)
+        if branch.outcome["control"] != history.outcome["control"]:
+            what_if = branch
+            break
+    if what_if:
+        break
+if what_if:
+    rolled, tried = roll.effects[str(roll.value)], roll.effects[str(face)]
+    key = dict(rs.result_key(roll))
+    print(f"The roll: {rs.describe_roll(history, roll)}.")
+    print(f"As played it showed {roll.value}: {rolled} — {key.get(rolled, '')}")
+    print(f"What if it had shown {face}: {tried} — {key.get(tried, '')}")
+    print()
+    print("As played:", rs.describe_outcome(history) + ".")
+    print("What if:  ", rs.describe_outcome(what_if) + ".")
 else:
-    print("this replay fought no naval battle: change the seed")"""),
-    code("""state_map(history_view(what_if, len(what_if) - 1), width=1200, height=750) if what_if else None"""),
+    print("no naval battle of this replay changes an area's owner with another face: change the seed")"""),
+    md("""The two wars side by side: the map at the end of the phase in which the die was rolled, and at
+the end of the game. The areas that look different are outlined on both maps."""),
+    code("""BranchCompare(what_if, view_at=history_view) if what_if else None"""),
     md("""## Your turn: the dice lab
 
-Pick any roll, see how likely it was and what each face would have meant, change it and watch the
-branch appear; the branch tree keeps everything you explored."""),
-    code("""DiceLab(history, view_at=history_view)"""),
+It opens on the roll of the what-if above. Pick any roll, see how likely it was and what each face
+would have meant (the key says what each result does), change it and watch the branch appear; the
+branch tree keeps everything you explored."""),
+    code("""DiceLab(history, view_at=history_view, roll=roll.roll if what_if else None)  # opens on the what-if's roll"""),
 ]
 
 

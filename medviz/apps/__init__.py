@@ -7,6 +7,7 @@ Models (``medviz.apps.model``) carry the state as traitlets and import no widget
 from __future__ import annotations
 
 from medviz.apps.classroom import Classroom
+from medviz.apps.compare import BranchCompare
 from medviz.apps.dicelab import DiceLab
 from medviz.apps.model import DiceLabModel, ReplayModel
 from medviz.apps.play import PlayTable
@@ -16,6 +17,6 @@ from medviz.apps.record_model import RecordModel
 from medviz.apps.replay import ReplayViewer
 from medviz.apps.tree import BranchTree, branch_tree
 
-__all__ = ["BranchTree", "Classroom", "DiceLab", "DiceLabModel", "PlayModel", "PlayTable", "RecordModel", "RecordTable",
-           "ReplayModel", "ReplayViewer",
+__all__ = ["BranchCompare", "BranchTree", "Classroom", "DiceLab", "DiceLabModel", "PlayModel", "PlayTable", "RecordModel",
+           "RecordTable", "ReplayModel", "ReplayViewer",
            "branch_tree"]

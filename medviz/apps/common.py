@@ -28,13 +28,21 @@ class MapPane:
     the browser window resizes. Panel boxes are laid out for ``DESIGN_WIDTH``.
     """
 
-    def __init__(self, view: Any, width: int | None = None, height: int = 750, *, ruleset: Any = None) -> None:
+    def __init__(self, view: Any, width: int | None = None, height: int = 750, *, ruleset: Any = None,
+                 design_width: int = DESIGN_WIDTH) -> None:
         from medviz.viz.state_map import state_map
 
-        figure = state_map(view, width=width or DESIGN_WIDTH, height=height, ruleset=ruleset)
+        from medviz.viz.state_map import DEFAULT_STATE_STYLE, StateStyle
+
+        style = DEFAULT_STATE_STYLE if (width or design_width) >= 1000 else StateStyle(
+            title_size=15, subtitle_size=12, panel_size=11)
+        figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style)
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
+        # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
+        # ``_config`` is what the widget hands to ``Plotly.newPlot``).
+        self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
         self.view: Any = view
         self.ruleset = ruleset
         if width is None:
@@ -49,6 +57,11 @@ class MapPane:
             # Any update makes plotly.js lay the figure out again, measuring the output area now that
             # it is on the page (when the view was first drawn it may not have been: 700 px then).
             self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-{change['new']}"})
+
+    def refit(self) -> None:
+        """Have plotly.js lay the figure out again for the width its container has now."""
+        self._refits = getattr(self, "_refits", 0) + 1
+        self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-refit-{self._refits}"})
 
     def clickable(self) -> list[Any]:
         """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""

@@ -16,7 +16,7 @@ from medviz.apps.model import (
     normalise_view_at,
     observes,
     roll_effects,
-    roll_label,
+    roll_words,
     seat_view_at,
 )
 from medviz.apps.tree import BranchTree
@@ -37,8 +37,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
     (a deck's order is face down to every seat)."""
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
-                 map_size: tuple[int | None, int] = (None, 750), seat: str | None = None) -> None:
-        self.model = DiceLabModel(history)
+                 map_size: tuple[int | None, int] = (None, 750), seat: str | None = None,
+                 roll: str | None = None) -> None:
+        self.model = DiceLabModel(history, roll=roll)
         self.seat_shown = seat
         if seat is not None:
             seats = [s.id for s in history.ruleset.seats(history.scenario)] if observes(history) else []
@@ -99,8 +100,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             self.message.value = f"<span style='color:#b2182b'>{html.escape(str(exc))}</span>"
             return None
         picked = self.model.selected_roll
-        label = card_label(child, picked) if self.model.picks_card() else roll_label(child.roll(picked))
-        self.message.value = f"<span style='color:#117733'>branch made: {html.escape(label)}</span>"
+        label = card_label(child, picked) if self.model.picks_card() else \
+            f"{roll_words(child, picked)} — the die shows {child.value_of(picked)}"
+        self.message.value = f"<span style='color:#117733'>Branch made: {html.escape(label)}.</span>"
         return child
 
     def _map_seq(self, h: History) -> int:
@@ -114,7 +116,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             rolls = self.model.rolls()
             places = self.model.card_places() if self.seat_shown is None else []
             self.rolls.options = (
-                [(f"{r.seq}: {self._words(r)}"[:110], DiceLabModel._id(r)) for r in rolls]
+                [(self._menu_label(r), DiceLabModel._id(r)) for r in rolls]
                 + [(f"{e.seq}: card {key.rpartition('/')[2]} of {e.purpose or e.shuffle}: "
                     f"{self._card(e.card_at(int(key.rpartition('/')[2])))}"[:110], key) for key, e in places])
             if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
@@ -131,6 +133,21 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         """A card in the game's words (its ruleset's ``describe_option``: a card to try is an option)."""
         h = self.model.current
         return str(h.ruleset.describe_option(DecisionPoint("", "", (card,), h.final_state), card))
+
+    def _roll_name(self, roll: Any) -> str:
+        """What a roll is for, in the game's words (in a seat's lab: the words that seat may read)."""
+        h = self.model.current
+        return str(h.ruleset.describe_roll(h, roll)) if self.seat_shown is None else self._words(roll)
+
+    def _menu_label(self, roll: Any) -> str:
+        """A roll in the menu: what it is for in the game's words, and what it showed."""
+        h = self.model.current
+        if self.seat_shown is not None:
+            return f"{roll.seq}: {self._words(roll)}"[:140]
+        effects = getattr(roll, "effects", None) or {}
+        meaning = effects.get(str(roll.value)) if isinstance(effects, Mapping) else None
+        shown = h.ruleset.describe_value(roll, roll.value)
+        return (f"{h.ruleset.describe_roll(h, roll)}: {shown}" + (f" → {meaning}" if meaning else ""))[:140]
 
     def _on_roll(self, change: Mapping[str, Any]) -> None:
         if not self._syncing and change["new"]:
@@ -185,14 +202,22 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         finally:
             self._syncing = False
         prob = roll.probability
+        h = self.model.current
+        key = h.ruleset.result_key(roll)
         body = "".join(
             f"<tr style='{'background:#fff3c4;font-weight:bold' if shown else ''}"
             f"{'outline:2px solid #b8860b' if str(face) == str(self.model.value) and not shown else ''}'>"
             f"<td style='padding:0 8px'>{html.escape(face)}</td><td>{html.escape(meaning) or '—'}</td></tr>"
             for face, meaning, shown in rows)
-        self.info.value = (f"<p><b>{html.escape(self.model.selected_roll)}</b><br>{html.escape(self._words(roll))}"
-                           f"<br>shows <b>{roll.value}</b>, probability {prob} ({float(prob):.1%})</p>"
-                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>")
+        legend = "".join(f"<div><b>{html.escape(code)}</b> — {html.escape(words)}</div>" for code, words in key)
+        effects = getattr(roll, "effects", None) or {}
+        rolled = effects.get(str(roll.value)) if isinstance(effects, Mapping) else None
+        self.info.value = (f"<p class='medviz-roll-name'><b>{html.escape(self._roll_name(roll))}</b>"
+                           f"<br>It showed <b>{roll.value}</b>{' → ' + html.escape(str(rolled)) if rolled else ''}; "
+                           f"the chance of that face: {prob} ({float(prob):.1%}).</p>"
+                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>"
+                           + (f"<div class='medviz-key' style='font-size:12px;margin-top:6px'><b>Key</b>{legend}</div>"
+                              if legend else ""))
 
     def _show_card(self) -> None:
         """A card place is picked: the deck's cards to try, the card there now and its chance."""
@@ -216,8 +241,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
 
     def _show_branch(self) -> None:
         h = self.model.current
-        self.diff.value = "<pre style='white-space:pre-wrap;font-size:12px'>" + html.escape(
-            self.model.diff_words(self.view_at)) + "</pre>"
+        # Sentences, wrapped at spaces (a <pre> would break words where the box ends).
+        self.diff.value = ("<div class='medviz-diff' style='white-space:pre-line;font-size:13px;line-height:1.45'>"
+                           + html.escape(self.model.diff_words(self.view_at)) + "</div>")
         if self.map is not None:
             self._show_map()
         elif h.parent is not None:

@@ -19,7 +19,8 @@ from medviz.engine.game import Ruleset, chance_keys
 from medviz.engine.history import History, diff
 
 __all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
-           "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "seat_view_at"]
+           "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "roll_words",
+           "seat_view_at"]
 
 #: A view function: (history, event seq) -> the game's view of the map (``Ruleset.view_at``; a ``Portrayal`` will do).
 ViewAt = Callable[[History, int], Mapping[str, Any]]
@@ -127,7 +128,7 @@ class ReplayModel(traitlets.HasTraits):
     def where(self) -> str:
         """Turn and phase of the cursor, in words."""
         e = self.history[self.cursor]
-        bits = [f"event {self.cursor + 1} of {len(self.history)}"]
+        bits = [f"event {self.cursor} of {len(self.history) - 1}"]  # event numbers as the log and annotations count
         if e.phase:
             bits.insert(0, str(e.phase).replace("_", " "))
         if e.turn:  # turn 0 is the set-up, which the phase already names
@@ -170,11 +171,25 @@ def roll_effects(roll: Any) -> list[tuple[str, str, bool]]:
     return [(str(v), "", v == roll.value) for v in sorted(set(pool))]
 
 
+def roll_words(history: History, roll_id: str) -> str:
+    """A roll named in words by its game (``Ruleset.describe_roll``), else its id."""
+    try:
+        event = history.roll(roll_id)
+    except UnknownReference:
+        return roll_id
+    if isinstance(event, ShuffleEvent):
+        return roll_id
+    return str(history.ruleset.describe_roll(history, event))
+
+
 def describe_branch(h: History) -> str:
-    """One line for a branch: its override (or "as played") and its winner."""
+    """One line for a branch: what it changed (or "as played") and its outcome in words."""
+    what = "History as played" if h.override is None else \
+        f"{roll_words(h, str(h.override[0]))} = {h.override[1]}"
     winner = h.outcome.get("winner") if isinstance(h.outcome, Mapping) else None
-    what = "as played" if h.override is None else f"{h.override[0]} = {h.override[1]}"
-    return f"{what} → winner: {winner}" if winner is not None else what
+    if winner in (None, "", "none"):
+        return f"{what} → no winner"
+    return f"{what} → {h.ruleset.seat_title(str(winner), h.scenario)} wins"
 
 
 @dataclass(frozen=True)
@@ -208,12 +223,16 @@ class DiceLabModel(traitlets.HasTraits):
     value = traitlets.Any(None)
     tree_version = traitlets.Int(0)  # bumped when a branch is added, so tree views refresh
 
-    def __init__(self, history: History, **kw: Any) -> None:
+    def __init__(self, history: History, roll: str | None = None, **kw: Any) -> None:
         if not isinstance(history, History):
             raise MalformedInput(f"DiceLabModel needs a History, got {type(history).__name__}")
         super().__init__(root=history.root, current=history, **kw)
         rolls = history.rolls()
-        if rolls and not self.selected_roll:
+        if roll:
+            if roll not in chance_keys(history.events):
+                raise UnknownReference(f"roll {roll!r}: no such roll or draw in this history")
+            self.select(roll)
+        elif rolls and not self.selected_roll:
             self.select(self._id(rolls[-1]) if not self._decisive(history) else self._decisive(history))
 
     @staticmethod
@@ -309,26 +328,32 @@ class DiceLabModel(traitlets.HasTraits):
             self.value = None
 
     def diff_words(self, view_at: ViewAt | None = None) -> str:
-        """The shown branch against its parent: first divergence, outcome changes, areas changing hands."""
+        """The shown branch against its parent in sentences: the change, where they part, outcomes, areas."""
         h = self.current
         other = h.parent
         if other is None:
             return "This is the history as played; make a branch to compare."
         d = diff(other, h)
-        lines = [f"Branch {h.override[0]} = {h.override[1]} against its parent:" if h.override else "Against its parent:"]
+        lines = []
+        if h.override:
+            rid, value = h.override
+            was = other.value_of(str(rid)) if str(rid) in chance_keys(other.events) else None
+            lines.append(f"This branch: {roll_words(h, str(rid))} shows {value}"
+                         + (f" instead of {was}." if was is not None else "."))
         if d.first_divergence is not None:
-            lines.append(f"They part at event {d.first_divergence}:")
-            for label, e, hist in (("before", d.a_event, other), ("now", d.b_event, h)):
-                lines.append(f"  {label}: {hist.describe(e) if e is not None else '(ended)'}")
-        for key, (a, b) in d.outcome_changes.items():
-            lines.append(f"  {key}: {a!r} → {b!r}")
-        if not d.outcome_changes:
-            winner = h.outcome.get("winner") if isinstance(h.outcome, Mapping) else None
-            lines.append("The outcome is the same" + (f" (winner: {winner})." if winner is not None else "."))
+            lines.append(f"The two histories part at event {d.first_divergence}:")
+            for label, e, hist in (("as played", d.a_event, other), ("in this branch", d.b_event, h)):
+                lines.append(f"  {label}: {hist.describe(e) if e is not None else '(the game had ended)'}")
+        rs = h.ruleset
+        before, after = rs.describe_outcome(other), rs.describe_outcome(h)
+        if before == after:
+            lines.append(f"The outcome is the same: {after}.")
+        else:
+            lines.append(f"As played: {before}.")
+            lines.append(f"In this branch: {after}.")
         if view_at is not None:
             va, vb = view_at(other, len(other) - 1), view_at(h, len(h) - 1)
-            rs = getattr(h, "ruleset", None)
-            if rs is not None and va is not None and vb is not None:
+            if va is not None and vb is not None:
                 lines += rs.compare_views(va, vb)
         if d.identical:
             lines.append("The two histories are identical.")

@@ -174,6 +174,32 @@ class Ruleset(abc.ABC):
         says "B draws a card" where the full log names the card)."""
         return self.describe_in(state, event)
 
+    def describe_roll(self, history: Any, event: RollEvent | DrawEvent) -> str:
+        """A roll or draw named in words for a class (``Aragon's attack roll at sea in the Strait of Sicily,
+        1302–1310``); default: its purpose, else its id."""
+        return str(getattr(event, "purpose", "") or getattr(event, "roll", None) or getattr(event, "draw", ""))
+
+    def describe_value(self, event: RollEvent | DrawEvent, value: Any) -> str:
+        """What a roll or draw showed (or could show), in words: a drawn marker or King by name (default: as is)."""
+        return str(value)
+
+    def result_key(self, event: RollEvent | DrawEvent) -> list[tuple[str, str]]:
+        """The result codes a roll's faces may mean (``effects``) with their words, e.g. ``("DV", "Decisive
+        victory: ...")``; default: none (the codes are shown as they are)."""
+        return []
+
+    def describe_outcome(self, history: Any) -> str:
+        """Who won and by how much, in one sentence (default: the winning seat's title, else "no winner")."""
+        o = history.outcome if isinstance(history.outcome, Mapping) else {}
+        winner = o.get("winner")
+        if winner in (None, "", "none"):
+            return "no winner"
+        return f"{self.seat_title(str(winner), history.scenario)} wins"
+
+    def area_names(self, areas: Sequence[str]) -> list[str]:
+        """Areas by id as a class reads them (default: the ids)."""
+        return list(areas)
+
     # -- exact odds (``medviz odds``) ------------------------------------------------------------
     #: How this game's forces are written on the command line (``medviz odds --game G --help``).
     spec_help: str = ""

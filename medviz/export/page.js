@@ -271,7 +271,8 @@
       return;
     }
     loadPlotly().then(function () {
-      var config = { responsive: true, displaylogo: false, scrollZoom: true, showLink: false,
+      // The mode bar would sit over the title: a class zooms with the wheel and drags without it.
+      var config = { responsive: true, displaylogo: false, displayModeBar: false, scrollZoom: true, showLink: false,
                      showEditInChartStudio: false, typesetMath: false,
                      toImageButtonOptions: { format: "png", filename: "medviz-replay" } };
       return Plotly.newPlot(gd, tl.figure.data, tl.figure.layout, config);

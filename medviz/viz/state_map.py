@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["DEFAULT_STATE_STYLE", "Fill", "Place", "Plan", "StateStyle", "places_of_map", "plan_view",
-           "portrayal_of", "shown_portrayal", "state_map", "update_state_map"]
+__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "Place", "Plan", "StateStyle", "changed_areas",
+           "mark_areas", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+           "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
 Fill = AreaFill
@@ -659,3 +660,59 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     if relayout:
         fig.plotly_update(restyle_data={}, relayout_data=relayout)
     return changed
+
+
+# ------------------------------------------------------------------------------------------
+# Two moments side by side: which areas differ, and a mark around them
+# ------------------------------------------------------------------------------------------
+#: The colour of the outline around areas that differ between two maps (a branch and its parent).
+CHANGED_OUTLINE = "#d4007a"
+
+
+def _area_contents(p: Portrayal) -> dict[str, tuple[Any, ...]]:
+    """What a portrayal shows in each area: its fill and the badges and marks there."""
+    out: dict[str, list[Any]] = {}
+    for a, f in p.fills.items():
+        out.setdefault(a, []).append(("fill", f.colour, f.pattern, f.pattern_colour))
+    for g in p.badges:
+        for b in g.badges:
+            out.setdefault(b.area, []).append(("badge", g.id, b.text, b.slot))
+    for ml in p.marks:
+        for m in ml.marks:
+            out.setdefault(m.area, []).append(("mark", ml.id, m.text))
+    return {a: tuple(sorted(map(str, v))) for a, v in out.items()}
+
+
+def changed_areas(view_a: Any, view_b: Any, *, ruleset: Ruleset | None = None,
+                  style: StateStyle = DEFAULT_STATE_STYLE) -> list[str]:
+    """The areas whose fill, badges or marks differ between two views of one game (sorted ids)."""
+    rs = _ruleset_for(view_a, ruleset)
+    places = places_of_map(_geo(_map_of(view_a, rs)))
+    a = _area_contents(portrayal_of(view_a, places, style, rs))
+    b = _area_contents(portrayal_of(view_b, places, style, rs))
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k in places)
+
+
+def mark_areas(fig: Any, areas: list[str], colour: str = CHANGED_OUTLINE) -> None:
+    """Outline ``areas`` of a state map in ``colour`` (a trace named ``marked-areas``, on top; [] clears it).
+
+    The outlines are the areas' own drawn rings, so a mark costs only the marked areas' points.
+    """
+    facts = _facts_of(fig)
+    xs: list[Any] = []
+    ys: list[Any] = []
+    for a in areas:
+        i = facts.areas.get(a)
+        if i is None:
+            continue
+        tr = fig.data[i]
+        xs += [*list(tr.x or ()), None]
+        ys += [*list(tr.y or ()), None]
+    if "marked-areas" not in facts.traces:
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="marked-areas", uid="marked-areas", showlegend=False,
+                                 line={"color": colour, "width": 4}, hoverinfo="skip", meta={"marked": list(areas)}))
+        facts.traces["marked-areas"] = len(fig.data) - 1
+        return
+    tr = fig.data[facts.traces["marked-areas"]]
+    with fig.batch_update():
+        tr.x, tr.y, tr.meta = xs, ys, {"marked": list(areas)}

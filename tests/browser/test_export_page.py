@@ -90,7 +90,7 @@ def test_slider_steps_the_map_and_the_log(offline_page: Any, map_page: Path, art
     step = int(page.evaluate("document.body.dataset.step"))
     assert step >= 19
     assert page.inner_text("#log li.current") == page.evaluate("window.medviz.data.log[%d]" % step)
-    assert "battle in naples: DV" in page.inner_text("#panel")
+    assert "battle in Kingdom of Naples: DV" in page.inner_text("#panel")
     # Back to the start by the keyboard: the map is as it was.
     page.keyboard.press("Home")
     wait_until(page, "document.body.dataset.step === '0'", 10)
@@ -173,11 +173,21 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     # The side panel is restacked at the size the page draws the map: its boxes never overlap.
     boxes = page.evaluate("""() => [...document.querySelectorAll('#plot g.annotation')]
         .map(g => ({t: g.textContent, r: g.getBoundingClientRect()}))
-        .filter(b => /^(Turn|PLAYER A|PLAYER B)/.test(b.t))
+        .filter(b => /^(Turn|Game over|PLAYER A|PLAYER B)/.test(b.t))
         .map(b => [b.t.slice(0, 8), b.r.top, b.r.bottom, b.r.right])""")
     tops = {t: (top, bottom, right) for t, top, bottom, right in boxes}
     a, b = tops["PLAYER A"], tops["PLAYER B"]
-    turn = next(v for k, v in tops.items() if k.startswith("Turn"))
+    # The end of the war: the winner's banner is the map's title; no plotly mode bar sits over it.
+    assert page.evaluate("document.querySelector('#plot .gtitle').textContent").startswith("Game over. Player ")
+    assert page.locator("#plot .modebar-btn").count() == 0, "a plotly mode bar sits over the map's title"
+    for w, hgt in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": w, "height": hgt})
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(ROOT / "test-artifacts" / f"export-vespers-end-{w}x{hgt}.png"))
+    page.set_viewport_size({"width": 1500, "height": 1000})
+    page.wait_for_timeout(600)
+    turn = next((v for k, v in tops.items() if k.startswith(("Turn", "Game ove"))), None)  # the end: the winner box
+    assert turn is not None, tops
     assert turn[1] <= a[0] + 1 and a[1] <= b[0] + 1, tops
     plot_right = page.evaluate("document.getElementById('plot').getBoundingClientRect().right")
     assert a[2] <= plot_right + 1 and b[2] <= plot_right + 1, (tops, plot_right)

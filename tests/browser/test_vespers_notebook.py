@@ -10,7 +10,6 @@ browser actually received, not one the kernel merely computed. Screenshots go to
 
 from __future__ import annotations
 
-import ast
 import re
 import time
 from pathlib import Path
@@ -84,7 +83,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     # The last cell is the DiceLab: once its map is drawn, every cell has run.
     viewer = page.locator(".jp-CodeCell").filter(has=page.locator(".jp-OutputArea-output", has_text="What happens"))
     dicelab = page.locator(".jp-CodeCell").filter(has=page.locator(".jp-OutputArea-output", has_text="Branch here"))
-    whatif = page.locator(".jp-OutputArea-output", has_text="what each face would have meant")
+    whatif = page.locator(".jp-OutputArea-output", has_text="What if it had shown")
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     wait_for("the notebook to run to its DiceLab (or fail)", lambda: dicelab.count() or errors.count(), timeout=150)
     assert errors.count() == 0, txt(errors.first)
@@ -139,135 +138,141 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     # The slider moved with the jump: its handle sits on the event the viewer names.
     handle = viewer.locator(".noUi-handle").first
     at = int(re.search(r"event (\d+) of", txt(where)).group(1))  # type: ignore[union-attr]
-    wait_for("the slider to follow the jump", lambda: float(handle.get_attribute("aria-valuenow") or -1) == at - 1)
+    wait_for("the slider to follow the jump", lambda: float(handle.get_attribute("aria-valuenow") or -1) == at)
+    # One event number everywhere: the viewer's line and the log's current line say the same number.
+    number = re.search(r"(?:T\d+|set-up) (\d+) ", txt(current))
+    assert number and number.group(1) == str(at), (txt(current), at)
     notes = viewer.locator(".medviz-note")
     wait_for("the note for turn 2's politics", lambda: notes.count() > 0)
     viewer.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-turn2.png"))
+
+    # No plotly mode bar over the map's title; pictures at a projector's 1280x720 and at 1920x1080.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_timeout(800)
+    viewer.locator(".widget-html", has_text=re.compile(r"event \d+ of \d+")).first.evaluate(
+        "e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    assert viewer.evaluate("(root) => root.querySelectorAll('.modebar-container .modebar-btn').length") == 0, \
+        "a plotly mode bar sits over the map"
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1280x720.png"))
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1920x1080.png"))
+    page.set_viewport_size({"width": 1800, "height": 1900})
 
     # The slider itself, moved from the keyboard as a user would: End goes to the last event.
     handle.focus()
     handle.press("End")
     wait_for("the slider to reach the last event", lambda: f"event {total} of {total}" in txt(where))
+    # The end of the game: a winner banner on the map, and the panel's count agrees with it (13.0).
     map_end = wait_for("the viewer's map to show the end",
                        lambda: (m := viewer.evaluate(SNAPSHOT_JS)) and m["title"] != map2["title"] and m)
     assert changed(map2, map_end)["areas"] or changed(map2, map_end)["traces"]
-    assert "▶" in txt(current) and f"{total - 1} " in txt(current)
+    assert "▶" in txt(current) and f"{total} " in txt(current)
+    assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
+    panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
+    assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
+    assert "Victory" not in panel and "Held: 3 of 3" in panel and "Taken: 1 of 4" in panel, panel
 
-    # -- 2. DiceLab: pick the what-if cell's roll, try another face, branch -----------------------
+    # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
     said = txt(whatif.first)
-    m = re.search(r"deciding roll (\S+) = (\d+)", said)
+    m = re.search(r"The roll: (.+)\.\s*As played it showed (\d+): (\S+) — .*?What if it had shown (\d+): (\S+) — ", said, re.S)
     assert m, said
-    roll_id, shown = m.group(1), int(m.group(2))
-    effects = {int(k): v for k, v in ast.literal_eval(said.split("what each face would have meant:", 1)[1]
-                                                      .strip().splitlines()[0]).items()}
+    roll_words, shown, shown_result, face_tried, tried_result = m.group(1), int(m.group(2)), m.group(3), int(m.group(4)), m.group(5)
+    assert shown_result != tried_result, "the what-if must pick a face whose result differs from the one rolled"
+    assert "_" not in roll_words and "/" not in roll_words, f"the roll is named by its id, not in words: {roll_words}"
+    assert re.search(r"'s (attack|defence|counterattack) roll in the (sea )?battle in ", roll_words), roll_words
+    compare = page.locator(".medviz-compare").first
+    compare.scroll_into_view_if_needed()
+    maps = compare.locator(".medviz-compare-column")
+    assert maps.count() == 2
+    wait_for("both maps of the what-if to be drawn", lambda: maps.nth(0).evaluate(SNAPSHOT_JS) and maps.nth(1).evaluate(SNAPSHOT_JS), timeout=60)
+    compare_words = compare.locator(".medviz-compare-words").first
 
+    def both() -> tuple[dict[str, Any], dict[str, Any]]:
+        return maps.nth(0).evaluate(SNAPSHOT_JS), maps.nth(1).evaluate(SNAPSHOT_JS)
+
+    def marked() -> list[str]:
+        return maps.nth(1).evaluate("""(root) => { const el = root.querySelector('.js-plotly-plot');
+            const t = el.data.find(t => t.name === 'marked-areas'); return t && t.meta ? t.meta.marked : null; }""") or []
+
+    for when in ("at the roll's phase", "at the end"):
+        if when == "at the end":
+            before = both()[0]["title"]
+            compare.get_by_role("button", name="at the end", exact=True).click()
+            wait_for("the what-if maps to move to the end", lambda: both()[0]["title"] != before)
+        played, branch = wait_for(f"the two maps {when}", lambda: (b := both())
+                                  and (b[0]["title"] == b[1]["title"] or "Game over" in b[0]["title"] + b[1]["title"]) and b)
+        delta = changed(played, branch)
+        assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
+        outlined = wait_for(f"the changed areas to be outlined {when}", marked)
+        assert set(delta["areas"]) <= set(outlined), (delta, outlined)
+        assert "Outlined" in txt(compare_words) and "held by" in txt(compare_words), txt(compare_words)
+        assert re.search(r"[a-z]+_[a-z]+", txt(compare_words)) is None, f"raw area ids: {txt(compare_words)}"
+        page.screenshot(path=str(artifacts / f"jupyterlab-vespers-whatif-{'phase' if 'phase' in when else 'end'}.png"))
+    assert "France and Anjou (Player A)" in txt(compare_words) or "Aragon (Player B)" in txt(compare_words)
+    compare.screenshot(path=str(artifacts / "jupyterlab-vespers-whatif-compare.png"))  # docs/img/app-whatif.png
+
+    # -- 3. DiceLab: it opens on the what-if's roll, in words, with a key; try another face, branch ----
     dl = dicelab.first
     dl.scroll_into_view_if_needed()
     info = dl.locator(".widget-html", has_text="what it would mean").first
-    first_pick = info.locator("b").first.inner_text()
-    map_before_pick = dl.evaluate(SNAPSHOT_JS)
-    diff_box = dl.locator("pre").first
-    assert "history as played" in txt(diff_box)
+    assert txt(info.locator(".medviz-roll-name")).startswith(roll_words), (txt(info), roll_words)
+    assert f"It showed {shown} → {shown_result}" in txt(info)
+    key = txt(info.locator(".medviz-key"))
+    for code in {shown_result, tried_result}:
+        assert re.search(rf"{re.escape(code)} — [A-Z][a-z]+", key), key
     rolls = dl.locator(".widget-dropdown select").first
-    options = rolls.evaluate("s => Array.from(s.options).map(o => o.label)")
-    candidates = [o for o in options
-                  if "Battle Table" in o.replace("\u00a0", " ") and f": {shown} → {effects[shown]}" in o.replace("\u00a0", " ")]
-    assert candidates, f"no roll showing {shown} → {effects[shown]} in the DiceLab's menu"
+    options = [o.replace("\u00a0", " ") for o in rolls.evaluate("s => Array.from(s.options).map(o => o.label)")]
+    assert not [o for o in options if re.search(r"GT\d/|/round-|[a-z]+_[a-z]+", o)], [o for o in options if "/" in o][:3]
+    diff_box = dl.locator(".medviz-diff").first
+    assert "history as played" in txt(diff_box)
+    effects = dict(info.locator("table").first.evaluate(
+        "t => Array.from(t.querySelectorAll('tr')).slice(1).map(r => Array.from(r.cells).map(c => c.textContent.trim()))"))
+    assert effects.get(str(shown)) == shown_result, effects
 
-    # Picking a roll moves the DiceLab's map to the roll's phase at once (no branch, no toggle):
-    # first a roll of another phase than the what-if roll's, then the what-if roll itself.
-    def phase_of(rid: str) -> str:
-        return "/".join(rid.split("/")[:2])  # GT3/ops-B
+    map_at_roll = dl.evaluate(SNAPSHOT_JS)
+    turn = re.search(r"game turn (\d+)", roll_words)
+    assert turn and f"turn {turn.group(1)}" in map_at_roll["title"], map_at_roll["title"]
 
-    def picked_id() -> str:
-        return info.locator("b").first.inner_text()
-
-    for label in (options[-1], options[0]):
-        was = txt(info)
-        rolls.select_option(label=label)
-        wait_for(f"the DiceLab to show {label!r}", lambda was=was: txt(info) != was, timeout=15)
-        if phase_of(picked_id()) != phase_of(roll_id):
-            break
-    assert phase_of(picked_id()) != phase_of(roll_id)
-    if phase_of(picked_id()) != phase_of(first_pick):
-        wait_for("the DiceLab's map to follow the pick",
-                 lambda: dl.evaluate(SNAPSHOT_JS)["title"] != map_before_pick["title"])
-    elsewhere = dl.evaluate(SNAPSHOT_JS)
-    for label in candidates:  # several rolls may read alike; the info box names the one picked
-        if roll_id in txt(info):
-            break
-        was = txt(info)
-        rolls.select_option(label=label)
-        wait_for(f"the DiceLab to show {label!r}", lambda was=was: txt(info) != was, timeout=15)
-    assert roll_id in txt(info), f"the DiceLab's menu has no entry for {roll_id}"
-    assert f"shows {shown}" in txt(info)
-    turn = re.match(r"GT(\d+)/", roll_id)
-    wait_for("the DiceLab's map to move to the what-if roll's phase",
-             lambda: (t := dl.evaluate(SNAPSHOT_JS)["title"]) != elsewhere["title"] and (not turn or f"turn {turn.group(1)}" in t))
-
-    def settled() -> Any:
-        a = dl.evaluate(SNAPSHOT_JS)
-        time.sleep(0.5)
-        return a == dl.evaluate(SNAPSHOT_JS) and a
-    assert changed(elsewhere, wait_for("the DiceLab's map to settle", settled))["title"]
-
-    # Try another face -- one with another result, and not the one the what-if cell already
-    # branched on (the tree would then show that branch again) -- and branch: the map moves to it.
+    # Try another face -- one with another result, and not the one the what-if cell already branched on.
     tree = dl.locator(".widget-select select").first
     entries_before = tree.evaluate("s => Array.from(s.options).map(o => o.label.replace(/\\u00a0/g, ' '))")
     assert "as played" in entries_before[0]
-    tried = {int(t) for t in re.findall(rf"{re.escape(roll_id)} = (\d+)", " ".join(entries_before))}
-    untried = [f for f in sorted(effects) if f != shown and f not in tried]
-    assert untried, f"every face of {roll_id} has been branched on already: {entries_before}"
-    # The battle table's results from the attacker's best to worst (as the notebook orders them); the face whose
-    # result lies farthest from the one shown is the likeliest to show on the map.
-    order = ["DV+S", "DV", "BB", "NE", "CA"]
-    rank = {r: i for i, r in enumerate(order)}
-    face = max(untried, key=lambda f: abs(rank.get(effects[f], 2) - rank.get(effects[shown], 2)))
+    assert any(f"{roll_words} = {face_tried}" in e for e in entries_before), entries_before
+    untried = [int(f) for f, r in effects.items() if r not in (shown_result,) and int(f) != face_tried]
+    assert untried, effects
+    face = untried[0]
     picked = dl.evaluate(SNAPSHOT_JS)
     face_button = dl.get_by_role("button", name=str(face), exact=True)
     face_button.click()
     wait_for(f"face {face} to be picked", lambda: "mod-active" in (face_button.get_attribute("class") or "")
              and "outline" in (info.inner_html() or ""))  # the tried face is outlined in the table
     dl.get_by_role("button", name="Branch here").click()
-    wait_for("the branch to be made", lambda: f"branch made: {roll_id} = {face}" in txt(dl))
-    wait_for("the diff in words", lambda: f"Branch {roll_id} = {face} against its parent" in txt(diff_box))
+    wait_for("the branch to be made", lambda: f"Branch made: {roll_words} — the die shows {face}." in txt(dl))
+    wait_for("the diff in words", lambda: f"This branch: {roll_words} shows {face} instead of {shown}." in txt(diff_box))
     words = txt(diff_box)
-    assert "They part at event" in words
+    assert "The two histories part at event" in words
+    assert not re.search(r"\{|\}|'[A-Z]' →|[a-z]+_[a-z]+", words), f"code on screen: {words}"
+    assert len(re.findall(r"\bVP\b|victory points", words, re.I)) <= 1, words
     branch_map = wait_for("the DiceLab's map to show the branch",
                           lambda: (s := dl.evaluate(SNAPSHOT_JS)) and s != picked and s)
-    # The branch tree lists it (besides any branch the notebook's what-if cell made) and selects it.
     entries = tree.evaluate("s => Array.from(s.options).map(o => o.label.replace(/\\u00a0/g, ' '))")
     assert len(entries) == len(entries_before) + 1, entries
     mine = tree.evaluate("s => s.selectedIndex")
-    assert entries[mine].strip().startswith(f"└ {roll_id} = {face}"), entries
+    assert entries[mine].strip().startswith(f"└ {roll_words} = {face}"), entries
     dl.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-branch.png"))
 
-    # Same moment, other die: switching to the history as played shows the parent's map at the end
-    # of the same phase -- same title, other colours or badges. That difference is the die's doing.
     tree.select_option(index=0)
     wait_for("the parent's words", lambda: "history as played" in txt(diff_box))
     parent_map = wait_for("the parent's map at the same moment",
-                          lambda: (s := dl.evaluate(SNAPSHOT_JS)) and s != branch_map
-                          and s["title"] == branch_map["title"] and s)
-    delta = changed(parent_map, branch_map)
-    assert delta["areas"] or delta["traces"], "changing the die changed nothing on the map"
-
-    # At the end of the game: every area the diff says changed hands is painted differently.
-    moved = re.search(r"Areas that changed hands: (.*)", words)
+                          lambda: (s := dl.evaluate(SNAPSHOT_JS)) and s["title"] == branch_map["title"] and s)
+    assert parent_map["title"] == branch_map["title"]
     dl.get_by_role("button", name="at the end", exact=True).click()
-    parent_end = wait_for("the parent's map at the end of the game",
-                          lambda: (s := dl.evaluate(SNAPSHOT_JS)) and s != parent_map and s)
+    wait_for("the parent's map at the end of the game",
+             lambda: (s := dl.evaluate(SNAPSHOT_JS)) and s != parent_map and s)
     tree.select_option(index=mine)
-    wait_for("the branch's words again", lambda: f"Branch {roll_id} = {face}" in txt(diff_box))
-    branch_end = wait_for("the branch's map at the end of the game",
-                          lambda: (s := dl.evaluate(SNAPSHOT_JS)) and (s != parent_end or not moved)
-                          and s["title"] == parent_end["title"] and s)  # the same end when no area moved
-    if moved:
-        hands = re.findall(r"(\w+) \(", moved.group(1))
-        assert hands and set(hands) <= set(changed(parent_end, branch_end)["areas"]), (hands, changed(parent_end, branch_end))
-    else:
-        assert "No area ends in other hands" in words
+    wait_for("the branch's words again", lambda: f"This branch: {roll_words} shows {face}" in txt(diff_box))
     dl.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-branch-end.png"))
 
     # -- 3. The maps follow the width they have -----------------------------------------------------

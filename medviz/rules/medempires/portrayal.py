@@ -387,6 +387,13 @@ def _short(name: str) -> str:
     return name
 
 
+def _area_words(area: Any) -> str:
+    """An area id as its name on the shipped map (an unknown id with its underscores as spaces)."""
+    from medviz.rules.medempires.words import area_names
+
+    return area_names(None, [str(area)])[0] if area else "an unknown area"
+
+
 def step_lines(view: Mapping[str, Any]) -> list[str]:
     """The step's overlays in plain words (powers by the names of the game's own data)."""
     lines: list[str] = []
@@ -399,11 +406,14 @@ def step_lines(view: Mapping[str, Any]) -> list[str]:
     for ov in overlays:
         k = ov.get("kind")
         if k == "move":
-            lines.append(f"move ({ov.get('side')}, {name(ov.get('power'))}): {' → '.join(ov.get('path', []))}")
+            lines.append(f"move (Player {ov.get('side')}, {name(ov.get('power'))}): "
+                         + " → ".join(_area_words(a) for a in ov.get("path", [])))
         elif k == "battle":
-            lines.append(f"battle in {ov.get('area')}: {ov.get('result')}" + (f", {ov['winner']} wins" if ov.get("winner") else ""))
+            result = ov.get("result") or "no combat"
+            won = ov.get("winner") if ov.get("winner") not in (None, "none") else None
+            lines.append(f"battle in {_area_words(ov.get('area'))}: {result}, " + (f"the {won} wins" if won else "nobody wins"))
         elif k == "interception":
-            lines.append(f"interception in {ov.get('area')}: {'succeeds' if ov.get('success') else 'fails'}")
+            lines.append(f"interception in {_area_words(ov.get('area'))}: {'succeeds' if ov.get('success') else 'fails'}")
         elif k == "politics":
             lines.append(f"politics: {name(ov.get('power'))} {ov.get('attempt', '')} {ov.get('result', '')}".rstrip())
     return lines
@@ -421,6 +431,7 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers)
     status = view.get("status") or {}
     tp = view.get("tp") or {}
     vp = view.get("vp") or {}
+    standing = view.get("standing") or {}
     turn = view.get("turn")
     head = f"<b>Turn {plain(turn)}</b>" if turn else "<b>Set-up</b>"  # turn 0: the set-up (3.0)
     if view.get("years") and turn:
@@ -428,13 +439,17 @@ def _panel(view: Mapping[str, Any], places: Mapping[str, Place], powers: Powers)
     phase = view.get("phase")
     words = plain(_phase_words(phase))
     head += f"<br>{words[:1].upper()}{words[1:]} phase" if phase and turn else "<br>before the first turn"
+    if view.get("winner"):
+        who = str(view["winner"]).split(":")[0].split(" (")[0]  # "Player A"
+        head = f"<b>Game over</b><br><b>{plain(who)}{'' if who.endswith('wins') else ' wins'}</b>"
     out = [PanelBox("panel-turn", head, lines=2, size=5, gap=10)]
     for side, gap in (("A", 10), ("B", 14)):
         names = [plain(powers[p].name.split(" (")[0]) for p in _side_powers(status, side, powers)]
         allies = sum(1 for p in powers if status.get(p) == f"ally-{side}")
         vassals = sum(1 for p in powers if status.get(p) == f"vassal-{side}")
         lines = [f"<b>PLAYER {side}</b>", " · ".join(names),
-                 f"Treasury <b>{plain(tp.get(side, 0))}</b> TP", f"Victory <b>{plain(vp.get(side, 0))}</b> VP",
+                 f"Treasury <b>{plain(tp.get(side, 0))}</b> TP",
+                 plain(standing[side]) if side in standing else f"Victory <b>{plain(vp.get(side, 0))}</b> VP",
                  f"{allies} all{'y' if allies == 1 else 'ies'} · {vassals} vassal{'' if vassals == 1 else 's'}"]
         out.append(PanelBox(f"panel-{side}", "<br>".join(lines), lines=5, colour=side_colour(side, status, powers),
                             border=_side_accent(side, status, powers), gap=gap))
@@ -475,9 +490,12 @@ KEY = (f"<b>Units</b>  FA field army · L levy · R raiders · M mercenaries · 
 
 
 def _title(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The title and the turn · years · phase line (left out when the title already says it), escaped."""
+    """The title and the turn · years · phase line (left out when the title already says it), escaped;
+    at the end of the game the line says who won and why (the winner's banner)."""
     raw = str(view.get("title") or "Mediterranean Empires")
     title = plain(raw)
+    if view.get("winner"):
+        return f"Game over. {plain(view['winner'])}", ""  # the winner's banner, in the title's place
     if view.get("turn") is not None and f"turn {view['turn']}" in raw.lower():
         return title, ""
     if view.get("turn") == 0:  # the set-up (3.0)

@@ -304,16 +304,42 @@ class MedEmpires(DefinedRuleset):
         return portray(view, places, shades)
 
     def compare_views(self, before: Any, after: Any) -> list[str]:
-        """Areas that end in other hands (3.4) and victory points (4.0) of two views."""
-        ca, cb = before.get("control") or {}, after.get("control") or {}
-        moved = sorted(a for a in set(ca) | set(cb) if ca.get(a) != cb.get(a))
-        if moved:
-            lines = ["Areas that changed hands: " + ", ".join(f"{a} ({ca.get(a)} → {cb.get(a)})" for a in moved)]
-        else:
-            lines = ["No area ends in other hands."]
-        if before.get("vp") != after.get("vp"):
-            lines.append(f"VP: {before.get('vp')} → {after.get('vp')}")
-        return lines
+        """Areas that end in other hands (3.4) and victory points (4.0) of two views, as sentences."""
+        from medviz.rules.medempires.words import compare_words
+
+        return compare_words(before, after)
+
+    def describe_roll(self, history: Any, event: RollEvent | DrawEvent) -> str:
+        """``Aragon's attack roll in the sea battle in the Strait of Sicily, game turn 3 (1302–1310)``."""
+        from medviz.rules.medempires.words import roll_words
+
+        return roll_words(history, event)
+
+    def describe_value(self, event: RollEvent | DrawEvent, value: Any) -> str:
+        """A drawn stratagem marker or King by name (9.0, 8.1); a die's face as it is."""
+        if isinstance(event, DrawEvent):
+            from medviz.rules.medempires.game.describe import drawn_words
+
+            return drawn_words(value)
+        return str(value)
+
+    def result_key(self, event: RollEvent | DrawEvent) -> list[tuple[str, str]]:
+        """The combat results (CA, NE, BB, DV, DV+S) a roll may give, named and explained (Combat Results)."""
+        from medviz.rules.medempires.words import result_key
+
+        return result_key(event)
+
+    def describe_outcome(self, history: Any) -> str:
+        """The winner and the one reason that decides it (4.0, 13.0)."""
+        from medviz.rules.medempires.words import outcome_words
+
+        return outcome_words(history)
+
+    def area_names(self, areas: Sequence[str]) -> list[str]:
+        """Area names of the shipped map."""
+        from medviz.rules.medempires.words import area_names
+
+        return area_names(None, areas)
 
     def scores(self, view: Any) -> list[tuple[str, str, Mapping[str, int]]]:
         """Treasury points (6.1) and victory points (4.0) by player."""

@@ -195,6 +195,18 @@ def _state_view(state: Any, overlays: list[dict[str, Any]] | None, turn: int | N
     v["pope"] = "papal_states" if state.pope else None
     v["tp"] = dict(state.tp)
     v["vp"] = victory_points(state)
+    if sc.victory.get("kind") == "vespers" or phase == "victory" or state.finished:
+        from medviz.rules.medempires.game.turn import judge
+        from medviz.rules.medempires.words import outcome_sentence
+
+        judged = judge(state)
+        if sc.victory.get("kind") == "vespers":  # 13.0 counts areas, not 4.1's cities
+            need = len(sc.victory["b_must_control"])
+            guarded = len(sc.victory["a_must_not_take"])
+            # short enough for the panel's boxes: A counts B's guarded areas taken, B the key areas held
+            v["standing"] = {"A": f"Taken: {judged['vp']['A']} of {guarded}", "B": f"Held: {judged['vp']['B']} of {need}"}
+        if phase == "victory" or state.finished:
+            v["winner"] = outcome_sentence(judged)
     v["overlays"] = overlays or []
     return v
 
