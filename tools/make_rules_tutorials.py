@@ -497,13 +497,13 @@ while rec.pending_chance is not None and rec.pending_chance.kind == "draw":
     drawn = rec.pending_chance
     rec.enter(cup[drawn.actor].pop(0))
 assert rec.pending is not None and rec.pending.decision == "GT1/politics/round-1/A"
-print(rec.pending.prompt, "—", len(rec.pending.options), "legal options, e.g.", ", ".join(rec.pending.options[1:7]))'''),
+print(rec.pending.prompt, "—", len(rec.pending.options), "legal options, e.g.", ", ".join(rec.pending.keys[1:7]))'''),
         md("""**Round 1.** Player A (France and Anjou) tries to ally with **Genoa**. Aragon lets it stand, A adds no King
 and spends no TP — and the die shows a **1**: no effect."""),
         code(r'''def answer_all(prefix: str, choice: str) -> None:
     """Answer every decision under ``prefix`` with ``choice`` (thwart? King? TP?)."""
     while rec.pending is not None and rec.pending.decision.startswith(prefix):
-        rec.choose(choice if choice in rec.pending.options else rec.pending.options[0])
+        rec.choose(choice if choice in rec.pending.keys else rec.pending.keys[0])
 
 start = len(rec.events)
 rec.choose("diplomacy:genoa")
@@ -517,7 +517,7 @@ assert rec.state.status["genoa"] == "neutral"'''),
 legal attempts; a second alliance — with Castile, say — is refused, and the refusal names its rule."""),
         code(r'''rec.choose("pass")
 answer_all("GT1/politics/round-1/B", "rebellion")
-offered = rec.pending.options
+offered = rec.pending.keys  # the options as keys ("diplomacy:genoa"); .options holds them typed
 print("offered to A in round 2:", ", ".join(o for o in offered if "genoa" in o or o == "pass"), "…")
 assert not any(o.startswith("diplomacy:") for o in offered) and "vassalage:genoa" in offered
 try:
@@ -693,7 +693,7 @@ stages = [play_force(EXAMPLE, STEPS[:k]) for k in range(1, len(STEPS) + 1)]  # s
 for k, r in enumerate(stages):
     print(f"step {k}: {STEPS[k][1]:28} OPs spent so far: {spent(r)}")
 assert spent(stages[-1]) == 3 and ("anjou", "L") in stages[-1].state.units["provence"]
-first_moves = stages[0].pending.options
+first_moves = stages[0].pending.keys
 assert all(o == "end" or o.startswith("move:") for o in first_moves)  # 11.1: only sailing until a friendly port
 print("offered before reaching a friendly port:", ", ".join(first_moves))'''),
         md("""Before the fleet reaches a friendly port, the engine offers only moves; asked to take the Caralis levy
