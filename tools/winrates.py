@@ -178,8 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             for entry in pool.map(play_one, jobs, chunksize=1):
                 cache[_key(entry)] = entry
                 done += 1
+                save_cache(cache_path, cache)  # every game: a stopped run loses none
                 if done % 10 == 0 or done == len(jobs):
-                    save_cache(cache_path, cache)
                     print(f"{done}/{len(jobs)} games", file=sys.stderr, flush=True)
     text = table({**extra, **cache}, scenarios, players, args.first_seed, args.games, experts)
     print(text)
