@@ -147,7 +147,7 @@ class Expert:
         overrides: dict[str, Any] = {}
         for e in events[snap.seq:]:
             if isinstance(e, DecisionEvent):
-                recorded[e.decision] = (e.actor, e.choice)
+                recorded[e.decision] = (str(e.actor), e.choice)
             elif isinstance(e, RollEvent):
                 overrides[e.roll] = e.value
             elif isinstance(e, DrawEvent):
@@ -164,7 +164,7 @@ class Expert:
         me = point.actor
         won = 1.0 if o["winner"] == me else 0.5 if o["winner"] == "draw" else 0.0
         vp = o.get("vp", {})
-        return won + VP_WEIGHT * (vp.get(me, 0) - vp.get(other_side(me), 0))
+        return won + VP_WEIGHT * float(vp.get(me, 0) - vp.get(other_side(me), 0))
 
 
 def expert_factory(arg: str = "") -> Expert:
@@ -179,5 +179,6 @@ def expert_factory(arg: str = "") -> Expert:
         if key in settings:
             raise ValueError(f"expert's {key} is given twice")
         settings[key] = int(value)
-    return Expert(**settings)
+    return Expert(budget=settings.get("budget", BUDGET), width=settings.get("width", WIDTH),
+                  seed=settings.get("seed", 0))
 
