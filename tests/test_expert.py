@@ -73,3 +73,11 @@ def test_expert_spec_and_settings() -> None:
     for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2"):
         with pytest.raises(MalformedInput, match="expert"):
             parse_policy(f"expert:{bad}", RULESET.policies)
+
+
+def test_medviz_play_names_a_bad_expert_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    from medviz.cli import main
+
+    assert main(["play", "vespers-1282", "--player-b", "expert:depth=3"]) == 2
+    err = capsys.readouterr().err
+    assert "expert:depth=3" in err and "budget=N" in err and "Traceback" not in err
