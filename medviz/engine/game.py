@@ -15,6 +15,7 @@ from __future__ import annotations
 import abc
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -728,6 +729,28 @@ class RunResult:
 MAX_TASKS = 1_000_000
 
 
+@dataclass(frozen=True, slots=True)
+class RunningGame:
+    """A read-only look at the game being run, for a policy that looks ahead by branching it.
+
+    ``events`` and ``snapshots`` are the run's own lists as they stand at the decision: read
+    them, never change them. A look-ahead re-runs from ``snapshots[-1]`` with the decisions and
+    rolls since it on record (``run(spec, start, prefix)``).
+    """
+
+    spec: GameSpec
+    events: Sequence[Event]
+    snapshots: Sequence[Snapshot]
+
+
+_RUNNING: ContextVar[RunningGame | None] = ContextVar("medviz_running_game", default=None)
+
+
+def running_game() -> RunningGame | None:
+    """The innermost game being run in this thread (None outside ``run``)."""
+    return _RUNNING.get()
+
+
 def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = (), *,
         keep_snapshots: bool = True) -> RunResult:
     """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it).
@@ -747,20 +770,25 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
                       start.turn, start.phase)
     snapshots: list[Snapshot] = []
     steps = 0
-    while ctx.agenda:
-        steps += 1
-        if steps > MAX_TASKS:
-            raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")
-        task = ctx.agenda.pop()
-        if keep_snapshots and (task.checkpoint or not snapshots):
-            snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
-                                      tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
-        try:
-            rs.run_task(task, ctx.state, ctx)
-        except AwaitingDecision as pause:
-            return RunResult(ctx.events, snapshots, ctx.state, pending=pause.point)
-        except AwaitingChance as pause:
-            return RunResult(ctx.events, snapshots, ctx.state, pending_chance=pause.ask)
+    token = _RUNNING.set(RunningGame(spec, ctx.events, snapshots))
+    try:
+        while ctx.agenda:
+            steps += 1
+            if steps > MAX_TASKS:
+                raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")
+            task = ctx.agenda.pop()
+            # Without ``keep_snapshots`` only the first is kept (a look-ahead then re-runs from it).
+            if (keep_snapshots and task.checkpoint) or not snapshots:
+                snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
+                                          tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
+            try:
+                rs.run_task(task, ctx.state, ctx)
+            except AwaitingDecision as pause:
+                return RunResult(ctx.events, snapshots, ctx.state, pending=pause.point)
+            except AwaitingChance as pause:
+                return RunResult(ctx.events, snapshots, ctx.state, pending_chance=pause.ask)
+    finally:
+        _RUNNING.reset(token)
     return RunResult(ctx.events, snapshots, ctx.state)
 
 

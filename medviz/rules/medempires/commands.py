@@ -198,7 +198,7 @@ def register_battle_commands(sub: Any) -> None:
     b.set_defaults(func=cmd_battle)
 
 
-POLICIES = ("random", "heuristic", "historical")
+POLICIES = ("random", "heuristic", "historical", "expert")
 
 
 def _policy(spec: str, side: str, seed: int) -> Any:
@@ -208,9 +208,10 @@ def _policy(spec: str, side: str, seed: int) -> Any:
     flag = f"--player-{side.lower()}"
     name = spec.partition(":")[0]
     if name not in POLICIES:
-        raise MalformedInput(f"{flag} {spec[:60]!r}: a whole game's player is random[:SEED], heuristic or historical"
+        raise MalformedInput(f"{flag} {spec[:60]!r}: a whole game's player is random[:SEED], heuristic, historical or "
+                             "expert[:budget=N,width=W,seed=S]"
                              + (" (doctrine plays single battles: medviz battle)" if name == "doctrine" else ""))
-    if name != "random" and spec != name:
+    if name not in ("random", "expert") and spec != name:
         raise MalformedInput(f"{flag} {spec[:60]!r}: {name} takes no ':' setting")
     if name == "random" and spec != "random" and not re.fullmatch(r"random:[0-9]{1,18}", spec):
         raise MalformedInput(f"{flag} {spec[:60]!r}: the seed after 'random:' is a whole number of at most 18 digits")
@@ -268,9 +269,11 @@ def _holder_name(pair: Any, holder: str | None) -> str:
 def play_arguments(parser: Any) -> None:
     """This game's flags for ``medviz play``: the two players, optional rules, override files."""
     parser.add_argument("--player-a", default="heuristic", metavar="POLICY",
-                        help="random[:SEED] | heuristic | historical (default heuristic)")
+                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,seed=S] "
+                             "(default heuristic; expert looks ahead, docs/rules-coverage.md)")
     parser.add_argument("--player-b", default="heuristic", metavar="POLICY",
-                        help="random[:SEED] | heuristic | historical (default heuristic)")
+                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,seed=S] "
+                             "(default heuristic; expert looks ahead, docs/rules-coverage.md)")
     parser.add_argument("--option", action="append", metavar="NAME",
                         help="switch on an optional rule (repeatable): mercenaries, poison, territorial_concessions, "
                              "vespers_taken_at_game_end, coastal_raids_need_mercenaries_rule, dead_kings_stay_dead "

@@ -19,6 +19,7 @@ from medviz.engine.policy import DecisionPoint, Policy, option_key
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
+from medviz.rules.medempires.game.expert import expert_factory
 from medviz.rules.medempires.game.legality import HumanPlayer
 from medviz.rules.medempires.game.players import PLAYERS
 from medviz.rules.medempires.game.datapair import DataPair, shipped_data
@@ -203,7 +204,7 @@ class MedEmpires(DefinedRuleset):
     @property
     def policies(self) -> Mapping[str, Callable[..., Policy]]:
         """Ruleset-specific players by spec name."""
-        return {"doctrine": lambda arg="": Doctrine.from_spec(arg), **PLAYERS}
+        return {"doctrine": lambda arg="": Doctrine.from_spec(arg), **PLAYERS, "expert": expert_factory}
 
     def describe(self, event: Event) -> str:
         return describe(event)

@@ -117,11 +117,19 @@ def _default_placement(data: _Same, scenario: str, power: str) -> dict[str, str]
     return out
 
 
+def keys_only(state: GameState, side: str) -> bool:
+    """The side wins by its scenario's key areas alone (Aragon in the Vespers, 13.0): other cities are no prize."""
+    return side == "B" and state.data.scenarios[state.scenario].victory.get("kind") == "vespers"
+
+
 def targets(state: GameState, side: str) -> dict[str, int]:
     """Areas worth attacking: held by the enemy (total or partial), with their value."""
     foe = other_side(side)
     out = {}
+    keys = keys_only(state, side)
     for a, val in scenario_values(state, side).items():
+        if keys and (val < 3 or _would_invade(state, side, a)):
+            continue
         c = state.ctl.get(a)
         if c == foe or c == "partial":
             out[a] = val
@@ -168,6 +176,23 @@ def _units_by_power(state: GameState) -> dict[str, int]:
     if memo is not None:
         memo[key] = out
     return out
+
+
+def _would_invade(state: GameState, side: str, area: str) -> bool:
+    """Entering ``area`` would make a neutral, or the other side's vassal, the other side's ally (10.1)."""
+    bad = ("neutral", f"vassal:{other_side(side)}")
+    return any(n > 0 and state.status.get(p) in bad for (p, _), n in state.units.get(area, {}).items())
+
+
+#: How far (land moves) Aragon looks for French armies that could take a guarded area (13.0).
+THREAT_REACH = 2
+
+
+def _near_threat(state: GameState, side: str, area: str) -> int:
+    """The strongest enemy land stack within ``THREAT_REACH`` land moves of ``area``."""
+    foe = other_side(side)
+    return max((_land_strength(state, b, foe) for b, d in land_distances(state.map, area).items()
+                if 0 < d <= THREAT_REACH), default=0)
 
 
 def enemy_land(state: GameState, area: str, side: str) -> dict[Key, int]:
@@ -362,6 +387,8 @@ class Heuristic:
             return False
         m = s.map.areas
         foe = other_side(side)
+        if keys_only(s, side) and _near_threat(s, side, area):
+            return True
         return any(_land_strength(s, b, foe) for b in m[area].neighbours) or any(
             s.has_side_units(x, foe) for x in m[area].coasts)
 
@@ -473,6 +500,8 @@ class Heuristic:
             return 0
         foe = other_side(side)
         threat = max((_land_strength(s, b, foe) for b in s.map.areas[land].neighbours), default=0)
+        if keys_only(s, side):
+            threat = max(threat, _near_threat(s, side, land))
         return max(2, threat)
 
     def _loadable(self, s: GameState, side: str, opts: list[Any] | None, lands: Any = None) -> dict[str, list[int]]:
