@@ -63,8 +63,11 @@ After every phase, 40 continuations: the line is the share each side won, the ba
     code("""ranked = swings.ranked()
 flags = [(r.seq, r.words) for r in ranked[:5]]
 win_probability_figure(chart, history, flagged=flags, width=950)"""),
-    md("""The line does not move: in every continuation, from the set-up to the last phase, France and Anjou
-win. Under 13.0 as these players play it, Aragon must keep every one of its guarded lands for three game
+    code("""best = max(chart.points, key=lambda p: p["odds"]["B"]["share"])
+print(f"Aragon's best chance at any moment: {best['odds']['B']['share']:.1%} "
+      f"({best['odds']['B']['low']:.0%}-{best['odds']['B']['high']:.0%}), {best['label']}")"""),
+    md("""The line hardly moves: from the set-up to the last phase, France and Anjou win all but a handful of
+the continuations (the cell above prints Aragon's best chance at any moment). Under 13.0 as these players play it, Aragon must keep every one of its guarded lands for three game
 turns while holding Sicily and Malta; the French always break in somewhere. **The war was not decided
 by the dice** — in this model it was decided by the victory conditions and the players' doctrine.
 
