@@ -1,0 +1,121 @@
+"""Rule behaviour the mutation run found untested (docs/mutation.md): one test per rule, rule numbers in the names."""
+
+from __future__ import annotations
+
+from test_game_helpers import changes, decision, put, run_tasks
+from medviz.engine.game import Task
+from medviz.rules.medempires.game.deploy import set_up_state
+from medviz.rules.medempires.game.invariants import violations
+from medviz.rules.medempires.game.state import GameState, refresh_control
+
+
+# -- 7.1.3 ----------------------------------------------------------------------------------------
+def _papal_home_with_anjou_and_charles() -> GameState:
+    """Charles I and two Angevin units stand in the Papal States' home area when it must be left (7.1.3)."""
+    s = set_up_state("standard", {})
+    del s.units["papal_states"]
+    put(s, "papal_states", "anjou", "FA")
+    put(s, "papal_states", "anjou", "L")
+    s.kings["charles_i"] = "papal_states"
+    s.must_leave = {"papal_states": ["A"]}
+    return s
+
+
+def test_7_1_3_a_king_whose_units_leave_for_two_areas_goes_where_his_player_says() -> None:
+    s = _papal_home_with_anjou_and_charles()
+    leave = "GT1/ops-A/leave/papal_states"
+    r = run_tasks(s, [Task.of("game.operations", side="A")],
+                  {f"{leave}/anjou-FA": "abruzzi", f"{leave}/anjou-L": "naples",
+                   f"{leave}/king-charles_i": "naples", "GT1/ops-A/force-1": "end phase"})
+    king = decision(r.events, f"{leave}/king-charles_i")
+    assert king.options == ("abruzzi", "naples")  # the areas his units went to, and only those
+    assert r.state.kings["charles_i"] == "naples"
+    assert r.state.units["abruzzi"][("anjou", "FA")] == 1 and r.state.units["naples"][("anjou", "L")] == 1
+    assert "papal_states" not in r.state.must_leave and violations(r.state) == []
+
+
+def test_7_1_3_a_king_whose_units_all_go_one_way_follows_them_unasked() -> None:
+    s = _papal_home_with_anjou_and_charles()
+    leave = "GT1/ops-A/leave/papal_states"
+    r = run_tasks(s, [Task.of("game.operations", side="A")],
+                  {f"{leave}/anjou-FA": "naples", f"{leave}/anjou-L": "naples", "GT1/ops-A/force-1": "end phase"})
+    assert r.state.kings["charles_i"] == "naples"
+    assert not any(getattr(e, "decision", "") == f"{leave}/king-charles_i" for e in r.events)
+    moved = changes(r.events, "king-moved")
+    assert [(e.data["king"], e.data["to"]) for e in moved] == [("charles_i", "naples")]
+
+
+# -- 14.3 -----------------------------------------------------------------------------------------
+def test_14_3_a_king_in_a_ceded_area_leaves_with_his_units_before_castile_takes_it() -> None:
+    s = set_up_state("standard", {"territorial_concessions": True})
+    s.kings["peter_iii"] = "murcia"  # with Murcia's Aragonese levy and raiders
+    s.hands = {"A": {}, "B": {}}
+    s.political = {"A": [], "B": ["diplomacy"]}
+    rid = "GT1/politics/round-1/B"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="B")], {rid: "cede:murcia"})
+    seq = [(e.change, e.data.get("king") or e.data.get("unit")) for e in r.events
+           if getattr(e, "change", "") in ("unit-moved", "king-moved", "area-ceded")]
+    # the units go to Valencia, the one adjacent area in Aragon's total control; the King goes with them
+    assert seq == [("unit-moved", "L"), ("unit-moved", "R"), ("king-moved", "peter_iii"), ("area-ceded", None)]
+    assert r.state.kings["peter_iii"] == "valencia" and r.state.owner["murcia"] == "castile"
+    assert not changes(r.events, "king-died") and violations(r.state) == []
+
+
+def test_14_3_a_king_left_in_a_ceded_area_with_no_friendly_units_near_rejoins_his_power() -> None:
+    s = set_up_state("standard", {"territorial_concessions": True})
+    s.kings["peter_iii"] = "murcia"
+    put(s, "valencia", "france", "L")  # Valencia contested: no adjacent area in Aragon's total control
+    refresh_control(s, ["valencia"])
+    assert s.ctl["valencia"] == "partial"
+    s.hands = {"A": {}, "B": {}}
+    s.political = {"A": [], "B": ["diplomacy"]}
+    rid = "GT1/politics/round-1/B"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="B")], {rid: "cede:murcia"})
+    assert [e.data["reason"] for e in changes(r.events, "unit-removed")] == ["ceded (14.3)"] * 2
+    where = r.state.kings["peter_iii"]  # 8.1 ruling: he rejoins Aragonese units, never stays in Castile's area
+    assert where != "murcia" and any(p == "aragon" for (p, _c) in r.state.units[where])
+    assert not changes(r.events, "king-died")
+
+
+# -- 12.0 Crusade ---------------------------------------------------------------------------------
+def test_12_crusade_a_fleet_with_no_friendly_port_waits_and_comes_back_to_a_port_sea() -> None:
+    from test_rules_issue10 import _ctx
+    from medviz.rules.medempires.game.recruitment import crusaders_return
+
+    s = set_up_state("standard", {})
+    s.phase = "recruitment"
+    s.crusade["B"] = {("aragon", "F"): 1}
+    cities = sorted(a for a, c in s.ctl.items() if c == "B" and s.map.areas[a].city)
+    for a in cities:  # French levies contest every Aragonese city: no sea on a friendly city's coast
+        put(s, a, "france", "L")
+    ctx = _ctx(s)
+    crusaders_return(s, ctx, "B")
+    assert s.crusade["B"] == {("aragon", "F"): 1} and ctx.events == []  # it waits, nothing asked
+    s.units["valencia"].pop(("france", "L"))
+    refresh_control(s, ["valencia"])
+    crusaders_return(s, ctx, "B")
+    back = changes(ctx.events, "crusade-return")
+    assert len(back) == 1 and s.crusade["B"] == {}
+    sea = back[0].data["area"]
+    assert s.map.areas[sea].kind == "sea" and sea in s.map.areas["valencia"].ports
+    assert s.units[sea][("aragon", "F")] >= 1
+
+
+def test_12_crusaders_come_back_only_in_a_recruitment_phase_each_to_a_friendly_land_area() -> None:
+    from test_rules_issue10 import _ctx
+    from medviz.rules.medempires.game.recruitment import crusaders_return
+
+    s = set_up_state("standard", {})
+    s.crusade["B"] = {("aragon", "FA"): 2}
+    s.phase = "operations"  # 12.0: they come back only in a Recruitment Phase
+    ctx = _ctx(s)
+    crusaders_return(s, ctx, "B")
+    assert s.crusade["B"] == {("aragon", "FA"): 2} and ctx.events == []
+    s.phase = "recruitment"
+    before = {a: n.get(("aragon", "FA"), 0) for a, n in s.units.items()}
+    crusaders_return(s, ctx, "B")
+    back = [e.data["area"] for e in changes(ctx.events, "crusade-return")]
+    assert len(back) == 2 and s.crusade["B"] == {}
+    for a in set(back):  # each lands in a land area of Aragon's total control, one unit per return
+        assert s.ctl[a] == "B" and s.map.areas[a].kind == "land"
+        assert s.units[a][("aragon", "FA")] == before.get(a, 0) + back.count(a)
