@@ -40,8 +40,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ENGINE_TESTS = ("tests/test_dice.py", "tests/test_history.py", "tests/test_table.py",
-                "tests/test_golden_games.py")
+ENGINE_TESTS = ("tests/test_dice.py", "tests/test_events.py", "tests/test_history.py", "tests/test_history_files.py",
+                "tests/test_history_differences.py", "tests/test_history_tree.py", "tests/test_table.py",
+                "tests/test_decks.py", "tests/test_golden_games.py")
 RULES_TESTS = ("tests/test_game_rules.py", "tests/test_rules_issue10.py", "tests/test_rules_mutants.py", "tests/test_game_setup.py",
                "tests/test_gamedata.py", "tests/test_combat.py", "tests/test_golden_games.py")
 #: Module -> the fast tests that should catch its bugs (seconds, not the whole suite).
@@ -252,7 +253,8 @@ def _scratch() -> Path:
 
 def _pytest(tree: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", MEDVIZ_SLOW="")
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header",
+    # nbval (notebooks only) imports nbformat and jsonschema: half the start-up of a small test file
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "--no-header",
            "-o", "addopts=", *tests]
     t = time.monotonic()
     try:
@@ -264,10 +266,10 @@ def _pytest(tree: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, fl
 
 
 def run(selected: list[Mutant], jobs: int, log: bool = True) -> list[Result]:
-    trees = [_scratch() for _ in range(jobs)]
-    free = list(trees)
-    # each distinct selection of tests runs once unmutated (green, and timed for the time-out)
-    suites = sorted({TARGETS[m.module] for m in selected})
+    """Run each mutant against its module's tests in one of ``jobs`` scratch trees."""
+    trees: list[Path] = []
+    free: list[Path] = []
+    pool = ThreadPoolExecutor(jobs)
 
     def baseline(tests: tuple[str, ...]) -> float:
         tree = free.pop()
@@ -278,11 +280,6 @@ def run(selected: list[Mutant], jobs: int, log: bool = True) -> list[Result]:
         if status != "survived":
             raise SystemExit(f"the tests {' '.join(tests)} fail without any mutant: {failed or status}")
         return secs
-
-    with ThreadPoolExecutor(jobs) as pool:
-        timed = dict(zip(suites, pool.map(baseline, suites)))
-    base = {module: timed[tests] for module, tests in TARGETS.items() if tests in timed}
-    results: list[Result] = []
 
     def one(m: Mutant) -> Result:
         tree = free.pop()
@@ -301,14 +298,22 @@ def run(selected: list[Mutant], jobs: int, log: bool = True) -> list[Result]:
             target.write_text(original, encoding="utf-8")
             free.append(tree)
 
+    results: list[Result] = []
     try:
-        with ThreadPoolExecutor(jobs) as pool:
-            for r in pool.map(one, selected):
-                results.append(r)
-                if log:
-                    print(f"{r.status:8} {r.seconds:5.1f}s {r.mutant.module}:{r.mutant.line} {r.mutant.change}",
-                          flush=True)
-    finally:
+        for _ in range(jobs):
+            trees.append(_scratch())
+            free.append(trees[-1])
+        # each distinct selection of tests runs once unmutated (green, and timed for the time-out)
+        suites = sorted({TARGETS[m.module] for m in selected})
+        timed = dict(zip(suites, pool.map(baseline, suites)))
+        base = {module: timed[tests] for module, tests in TARGETS.items() if tests in timed}
+        for r in pool.map(one, selected):
+            results.append(r)
+            if log:
+                print(f"{r.status:8} {r.seconds:5.1f}s {r.mutant.module}:{r.mutant.line} {r.mutant.change}",
+                      flush=True)
+    finally:  # on an error or a kill: drop the mutants not started, wait for the running ones, tidy up
+        pool.shutdown(wait=True, cancel_futures=True)
         for t in trees:
             shutil.rmtree(t.parent, ignore_errors=True)
     return results
