@@ -52,7 +52,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "medviz/engine/game.py": ENGINE_TESTS,
     "medviz/engine/events.py": ENGINE_TESTS,
     "medviz/engine/policy.py": ENGINE_TESTS,
-    "medviz/engine/copying.py": (*ENGINE_TESTS, "tests/test_snapshots.py"),
+    "medviz/engine/copying.py": ("tests/test_copying.py", *ENGINE_TESTS, "tests/test_snapshots.py"),
     "medviz/engine/definition.py": (*ENGINE_TESTS, "tests/test_second_game.py"),
     "medviz/engine/table.py": ("tests/test_table.py",),
     "medviz/engine/files.py": ("tests/test_cli_inputs.py", "tests/test_history_files.py"),
