@@ -61,3 +61,12 @@ def test_json_output_shows_fractions_to_four_places(capsys: pytest.CaptureFixtur
     with pytest.raises(TypeError):
         print_json({"x": {1, 2}})
     assert fmt_p(Fraction(1, 8)) == " 12.50%"
+
+
+@pytest.mark.parametrize("game", ["", 5, None])
+def test_a_ruleset_id_must_be_non_empty_text(game: object) -> None:
+    from medviz.engine.registry import register_ruleset, ruleset_ids
+
+    with pytest.raises(MalformedInput, match=rf"^a ruleset id must be non-empty text, not {game!r}$"):
+        register_ruleset(game, "medviz.rules.medempires.ruleset:RULESET")  # type: ignore[arg-type]
+    assert game not in ruleset_ids()
