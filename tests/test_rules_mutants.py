@@ -119,3 +119,30 @@ def test_12_crusaders_come_back_only_in_a_recruitment_phase_each_to_a_friendly_l
     for a in set(back):  # each lands in a land area of Aragon's total control, one unit per return
         assert s.ctl[a] == "B" and s.map.areas[a].kind == "land"
         assert s.units[a][("aragon", "FA")] == before.get(a, 0) + back.count(a)
+
+
+# -- 8.2, 12.0 Pope -------------------------------------------------------------------------------
+def test_12_a_pope_leaving_rome_puts_his_one_marker_back_in_the_cup() -> None:
+    from test_rules_issue10 import _ctx
+
+    s = set_up_state("standard", {})
+    assert s.pope is None and s.cup["pope"] == 1  # the set-up: the one Pope marker in the cup
+    s.cup.pop("pope")
+    s.pope, s.pope_holder = "A", "A"  # drawn and placed in Rome
+    ctx = _ctx(s)
+    ctx.change("pope", actor="A", side=None)
+    assert s.pope is None and s.cup["pope"] == 1 and s.pope_holder == "A"  # 8.2: the last holder still rolls
+    ctx.change("pope", actor="B", side="B")
+    assert s.pope == "B" and s.pope_holder == "B" and s.cup["pope"] == 1  # placed from a hand: the cup keeps its own
+
+
+# -- 10.3 force SPECs -----------------------------------------------------------------------------
+def test_a_blank_force_spec_is_refused_as_empty() -> None:
+    import pytest
+
+    from medviz.engine import MalformedInput
+    from medviz.rules.medempires.combat import parse_force
+
+    for spec in ("", "   "):
+        with pytest.raises(MalformedInput, match=r"^--attacker: empty force; expected e\.g\. 'aragon:2FA,1L,1M,K2'$"):
+            parse_force(spec, "attacker", ["aragon"], "--attacker")
