@@ -116,6 +116,9 @@ def test_12_crusaders_come_back_only_in_a_recruitment_phase_each_to_a_friendly_l
     crusaders_return(s, ctx, "B")
     back = [e.data["area"] for e in changes(ctx.events, "crusade-return")]
     assert len(back) == 2 and s.crusade["B"] == {}
+    # each unit's landing is its own numbered decision: a recorded game or a branch addresses it by id
+    asked = [e.decision for e in ctx.events if getattr(e, "kind", "") == "decision"]
+    assert asked == ["GT1/recruit/crusade-return/B-1", "GT1/recruit/crusade-return/B-2"]
     for a in set(back):  # each lands in a land area of Aragon's total control, one unit per return
         assert s.ctl[a] == "B" and s.map.areas[a].kind == "land"
         assert s.units[a][("aragon", "FA")] == before.get(a, 0) + back.count(a)
@@ -146,3 +149,21 @@ def test_a_blank_force_spec_is_refused_as_empty() -> None:
     for spec in ("", "   "):
         with pytest.raises(MalformedInput, match=r"^--attacker: empty force; expected e\.g\. 'aragon:2FA,1L,1M,K2'$"):
             parse_force(spec, "attacker", ["aragon"], "--attacker")
+
+
+# -- 7.0 step 3 -----------------------------------------------------------------------------------
+def test_7_0_the_pope_adds_one_to_his_sides_diplomacy_and_is_then_used_for_the_turn() -> None:
+    from medviz.engine.events import ReportEvent
+
+    s = set_up_state("standard", {})
+    s.cup.pop("pope", None)
+    s.pope = s.pope_holder = "B"  # in Rome, Aragon's
+    s.hands = {"A": {}, "B": {"diplomacy": 1}}
+    s.political = {"A": [], "B": ["diplomacy"]}
+    rid = "GT1/politics/round-1/B"
+    r = run_tasks(s, [Task.of("game.political-turn", round=1, side="B")],
+                  {rid: "diplomacy:castile", f"{rid}/attempt/king": "none", f"{rid}/attempt/pope": "yes",
+                   f"{rid}/attempt/tp": "no"}, overrides={f"{rid}/attempt": 1})
+    result = next(e for e in r.events if isinstance(e, ReportEvent) and e.report == "political-result")
+    assert (result.data["roll"], result.data["drm"]) == (1, 1)
+    assert r.state.pope_used and r.state.pope == "B"
