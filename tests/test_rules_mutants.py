@@ -167,3 +167,45 @@ def test_7_0_the_pope_adds_one_to_his_sides_diplomacy_and_is_then_used_for_the_t
     result = next(e for e in r.events if isinstance(e, ReportEvent) and e.report == "political-result")
     assert (result.data["roll"], result.data["drm"]) == (1, 1)
     assert r.state.pope_used and r.state.pope == "B"
+
+
+# -- 8.1 ruling: where a King left alone goes -----------------------------------------------------
+def test_8_1_a_king_left_alone_may_rejoin_only_his_own_powers_land_units_in_his_sides_areas_nearest_first() -> None:
+    from medviz.rules.medempires.game.turn import king_refuges
+
+    s = set_up_state("standard", {})
+    assert s.ctl["sicily_west"] == s.ctl["sicily_east"] == "B"  # Aragon's side, but Sicilian units
+    assert king_refuges(s, "aragon", "murcia") == ["murcia", "valencia", "catalan_counties", "lower_aragon",
+                                                   "rossello", "upper_aragon", "urgell", "majorca"]  # Majorca: by sea
+    assert king_refuges(s, "anjou", "naples") == ["naples", "abruzzi", "apulia", "calabria", "malta"]
+
+
+# -- 5.2 ------------------------------------------------------------------------------------------
+def test_5_2_fleets_redistribute_between_two_seas_of_total_control() -> None:
+    from test_game_helpers import empty_position
+    from medviz.rules.medempires.game.redistribution import movable, total_areas
+
+    s = empty_position()
+    put(s, "tyrrhenian_south", "aragon", "F")
+    assert total_areas(s, "B", "sea") == ["tyrrhenian_south"]
+    assert not [o for o in movable(s, "B") if o.endswith("|F")]  # one sea: nowhere else to go
+    put(s, "balearic_sea", "aragon", "F")
+    assert total_areas(s, "B", "sea") == ["balearic_sea", "tyrrhenian_south"]
+    assert [o for o in movable(s, "B") if o.endswith("|F")] == ["balearic_sea|aragon|F", "tyrrhenian_south|aragon|F"]
+
+
+# -- 14.1 -----------------------------------------------------------------------------------------
+def test_14_1_a_mutiny_roll_shows_one_to_four_as_mutiny() -> None:
+    from test_rules_issue10 import _ctx
+    from medviz.engine.events import RollEvent
+    from medviz.rules.medempires.game.turn import mutiny
+
+    s = set_up_state("standard", {})
+    s.units = {"valencia": {("aragon", "M"): 2}}
+    ctx = _ctx(s, overrides={"GT1/end/mutiny/valencia/aragon-1": 4, "GT1/end/mutiny/valencia/aragon-2": 5})
+    mutiny(s, ctx)
+    rolls = [e for e in ctx.events if isinstance(e, RollEvent)]
+    assert [r.roll for r in rolls] == ["GT1/end/mutiny/valencia/aragon-1", "GT1/end/mutiny/valencia/aragon-2"]
+    assert all(dict(r.effects) == {"1": "mutiny", "2": "mutiny", "3": "mutiny", "4": "mutiny", "5": "loyal",
+                                   "6": "loyal"} for r in rolls)
+    assert s.units["valencia"] == {("aragon", "M"): 1}  # the 4 mutinied, the 5 stayed
