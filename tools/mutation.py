@@ -53,7 +53,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "medviz/engine/events.py": ENGINE_TESTS,
     "medviz/engine/policy.py": ENGINE_TESTS,
     "medviz/engine/copying.py": ("tests/test_copying.py", *ENGINE_TESTS, "tests/test_snapshots.py"),
-    "medviz/engine/definition.py": (*ENGINE_TESTS, "tests/test_second_game.py"),
+    "medviz/engine/definition.py": ("tests/test_definition.py", *ENGINE_TESTS, "tests/test_second_game.py"),
     "medviz/engine/table.py": ("tests/test_table.py",),
     "medviz/engine/files.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py", "tests/test_history_files.py"),
     "medviz/engine/cliargs.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py"),
