@@ -209,3 +209,16 @@ def test_14_1_a_mutiny_roll_shows_one_to_four_as_mutiny() -> None:
     assert all(dict(r.effects) == {"1": "mutiny", "2": "mutiny", "3": "mutiny", "4": "mutiny", "5": "loyal",
                                    "6": "loyal"} for r in rolls)
     assert s.units["valencia"] == {("aragon", "M"): 1}  # the 4 mutinied, the 5 stayed
+
+
+# -- 3.4 b ruling ---------------------------------------------------------------------------------
+def test_3_4_an_allys_own_area_stays_the_allys_with_a_neutrals_units_in_it_but_not_with_a_players() -> None:
+    from medviz.rules.medempires.game.state import _holder
+
+    s = set_up_state("standard", {})
+    assert s.status["sicily"] == "ally:B" and s.ctl["sicily_west"] == "B"
+    assert _holder(s, "sicily_west", "B") == "sicily"  # held by Sicily's own units alone
+    put(s, "sicily_west", "granada", "L")  # a neutral's units do not stop control (3.4 a) nor make it Aragon's
+    assert s.ctl["sicily_west"] == "B" and _holder(s, "sicily_west", "B") == "sicily"
+    put(s, "sicily_west", "aragon", "L")  # a player power's units there: the side's own
+    assert _holder(s, "sicily_west", "B") == "B"
