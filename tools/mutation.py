@@ -4,19 +4,23 @@ A mutant is the module with one change to its syntax tree: an arithmetic or comp
 swapped (``*`` for ``+``, ``<=`` for ``<``, ``not in`` for ``in``), ``and``/``or`` swapped, a
 ``not`` dropped, a whole number moved by one, ``True``/``False`` flipped, a ``min``/``max``
 swapped, or a ``return`` of a value made ``return None``. Docstrings, annotations, decorators,
-``__all__``, asserts and error messages are not mutated. Each mutant is written into a scratch copy of the work tree
-(never into the tree itself) and the module's own fast tests run against it with ``-x``; a
-failing test or a time-out kills it, a green run lets it survive.
+``__all__``, asserts and error messages are not mutated. Each mutant is written into a scratch
+copy of the work tree (never into the tree itself) and the module's own tests (``TARGETS``) run
+against it with ``-x``, the nbval plugin off; a failing test or a time-out (three times the
+unmutated run, plus 10 s) kills it, a green run lets it survive.
 
     .venv/bin/python tools/mutation.py --list                      # mutants per module
-    .venv/bin/python tools/mutation.py --sample 8 --jobs 2         # 8 per module, seeded
+    .venv/bin/python tools/mutation.py --sample 5 --jobs 2 --out m.json --md m.md   # CI's sample
     .venv/bin/python tools/mutation.py --module medviz/engine/dice.py --sample 0  # all of one
-    .venv/bin/python tools/mutation.py --rerun old.json --out new.json   # its survivors again
+    .venv/bin/python tools/mutation.py --rerun m.json --out again.json   # its survivors again
 
-``--sample N`` takes N mutants of each module at random (``--seed`` fixes the draw, so a run is
-repeatable); ``--sample 0`` runs them all. The report lists every survivor with its place and
-change, and the kill rate; ``--out FILE`` also writes it as JSON. Exit status 1 when the kill
-rate is below ``--goal`` (default 0.9).
+Every mutant has a key (12 hex digits) made of its function, the first line of its statement and
+its change, not of its line number, so it keeps its key when other code moves. ``--sample N``
+takes, in each module, the N mutants whose key hashed with ``--seed`` is lowest: the same mutants
+every run, and editing one function leaves the rest of the sample alone; ``--sample 0`` runs them
+all. The report lists every survivor with its place, change and key, and the kill rate; ``--out``
+writes it as JSON (the input of ``--rerun``), ``--md`` as markdown. Exit status 1 when the kill
+rate is below ``--goal`` (default 0.9). docs/mutation.md has the measured run and its survivors.
 """
 
 from __future__ import annotations
