@@ -62,7 +62,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "medviz/engine/files.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py", "tests/test_history_files.py"),
     "medviz/engine/cliargs.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py"),
     "medviz/engine/registry.py": ("tests/test_engine_inputs.py", "tests/test_registry.py"),
-    "medviz/rules/medempires/combat.py": ("tests/test_combat.py", "tests/test_history.py",
+    "medviz/rules/medempires/combat.py": ("tests/test_combat.py", "tests/test_rules_mutants.py", "tests/test_history.py",
                                           "tests/test_golden_games.py"),
     "medviz/rules/medempires/game/battles.py": RULES_TESTS,
     "medviz/rules/medempires/game/changes.py": RULES_TESTS,
