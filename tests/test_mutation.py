@@ -92,7 +92,7 @@ def _documented_survivors() -> set[str]:
     return set(re.findall(r"`([0-9a-f]{12})`", text))
 
 
-@pytest.mark.skipif(not SLOW, reason="the mutation run (about 10 min on 2 cores): set MEDVIZ_SLOW=1 (CI does)")
+@pytest.mark.skipif(not SLOW, reason="the mutation run (about 5.5 CPU-minutes; docs/mutation.md): set MEDVIZ_SLOW=1 (CI does)")
 def test_ci_mutation_run_kills_90_percent_and_every_survivor_is_documented() -> None:
     out = ROOT / "test-artifacts"
     out.mkdir(exist_ok=True)
