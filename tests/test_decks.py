@@ -98,3 +98,13 @@ def test_bad_card_overrides_are_refused() -> None:
     with pytest.raises(MalformedInput, match="already placed"):
         play(Deal(), "three", {}, seed=1, players={"P": FirstOptionPolicy()},
              overrides={"action-deck/1": "spy", "action-deck/2": "spy"})
+
+
+@pytest.mark.parametrize("place", ["0", "9", "x", "01x", ""])
+def test_a_place_outside_the_deck_never_happens(place: str) -> None:
+    from medviz.engine.errors import UnknownReference
+
+    with pytest.raises(UnknownReference, match=rf"^roll id 'action-deck/{place}' never happens in this history"):
+        _game().branch(f"action-deck/{place}", "pope")
+    with pytest.raises(UnknownReference, match=rf"^roll id 'action-deck/{place}' never happens in this game"):
+        play(Deal(), "three", {}, seed=1, players={"P": FirstOptionPolicy()}, overrides={f"action-deck/{place}": "pope"})

@@ -40,8 +40,8 @@ class FrozenDict(Mapping[str, Any]):
         return len(self._d)
 
     def __hash__(self) -> int:
-        if self._h is None:
-            self._h = hash(tuple(self._d.items()))
+        if self._h is None:  # order-free, as == is: equal mappings hash alike whatever their key order
+            self._h = hash(frozenset(self._d.items()))
         return self._h
 
     def __eq__(self, other: object) -> bool:
