@@ -102,6 +102,8 @@ def test_ci_mutation_run_kills_90_percent_and_every_survivor_is_documented() -> 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     tail = "\n".join(done.stdout.splitlines()[-20:]) + done.stderr[-2000:]
+    if not (out / "mutation.json").exists():
+        pytest.fail(f"tools/mutation.py wrote no report (exit {done.returncode}):\n{tail}")
     report = json.loads((out / "mutation.json").read_text(encoding="utf-8"))
     assert report["rate"] >= 0.9, tail
     assert done.returncode == 0, tail

@@ -188,10 +188,10 @@ def test_5_2_fleets_redistribute_between_two_seas_of_total_control() -> None:
     s = empty_position()
     put(s, "tyrrhenian_south", "aragon", "F")
     assert total_areas(s, "B", "sea") == ["tyrrhenian_south"]
-    assert not [o for o in movable(s, "B") if o.endswith("|F")]  # one sea: nowhere else to go
+    assert not [o for o in movable(s, "B") if o.code == "F"]  # one sea: nowhere else to go
     put(s, "balearic_sea", "aragon", "F")
     assert total_areas(s, "B", "sea") == ["balearic_sea", "tyrrhenian_south"]
-    assert [o for o in movable(s, "B") if o.endswith("|F")] == ["balearic_sea|aragon|F", "tyrrhenian_south|aragon|F"]
+    assert [o.key for o in movable(s, "B") if o.code == "F"] == ["balearic_sea|aragon|F", "tyrrhenian_south|aragon|F"]
 
 
 # -- 14.1 -----------------------------------------------------------------------------------------
