@@ -69,6 +69,14 @@ def test_a_whole_game_entered_gives_an_ordinary_history_that_replays_and_branche
     assert isinstance(changed, RollEvent) and changed.value == other and changed.overridden
     assert changed.natural == first.value and changed.source == "entered"
     assert History.from_json(branch.to_json()).to_json() == branch.to_json()
+    # ... and feeds the pivotal-roll analysis: every face of an entered combat roll, on the same futures
+    from medviz.analysis.pivotal import pivotal
+
+    combat = next(e for e in again.events if isinstance(e, RollEvent) and "/round-" in e.roll)
+    swings = pivotal(again, budget=2, first=2, rolls=[combat.roll], measure="vp_B", workers=1, progress=False)
+    (ranked,) = swings.ranked()
+    assert ranked.key == combat.roll and {int(f) for f, _p in ranked.faces} == set(range(1, 7))
+    assert ranked.value == combat.value and ranked.n >= 2
 
 
 def test_entries_are_checked_at_once_and_undone() -> None:
