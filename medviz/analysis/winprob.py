@@ -128,7 +128,7 @@ def load_win_probability(path: str | Path, history: History) -> WinProbability:
         raise MalformedInput(f"{path}: win-probability version {data.get('version')!r}, expected {VERSION}")
     if data.get("history") != history_hash(history):
         raise MalformedInput(f"{path}: this analysis is of another history (its hash {str(data.get('history'))[:16]}, "
-                             f"this history's {history_hash(history)[:16]}); run medviz simulate/win_probability on it")
+                             f"this history's {history_hash(history)[:16]}); make one with medviz.analysis.winprob.win_probability")
     points = data.get("points")
     if not isinstance(points, list) or not isinstance(data.get("sides"), list) or not all(
             isinstance(p, dict) and isinstance(p.get("after"), int) and isinstance(p.get("odds"), dict)
