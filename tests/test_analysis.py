@@ -215,19 +215,20 @@ def test_the_win_probability_figure_draws_each_side_with_its_band() -> None:
 
 
 def test_the_strip_follows_a_replay_cursor() -> None:
-    from medviz.analysis.winprob import WinProbability
+    from medviz.analysis.winprob import WinProbability, history_hash
     from medviz.apps.model import ReplayModel
     from medviz.apps.winprob_strip import WinProbabilityStrip
 
     h = vespers()
     odds = {"A": {"share": 1.0, "low": 0.9, "high": 1.0}, "B": {"share": 0.0, "low": 0.0, "high": 0.1}}
     chart = WinProbability({"points": [{"after": -1, "turn": 0, "phase": "set-up", "label": "before",
-                                        "games": 30, "odds": odds}], "sides": ["A", "B"]})
+                                        "games": 30, "odds": odds}], "sides": ["A", "B"],
+                            "history": history_hash(h)})
     model = ReplayModel(h, cursor=10)
     strip = WinProbabilityStrip(h, chart, model=model)
-    assert strip.figure.layout.shapes[0].x0 == 10
+    assert strip.figure.layout.shapes[0].x0 == 11  # x counts events played: event 10 is the 11th
     model.cursor = 400
-    assert strip.figure.layout.shapes[0].x0 == 400
+    assert strip.figure.layout.shapes[0].x0 == 401
 
     from medviz.apps import DiceLab
 
@@ -235,7 +236,7 @@ def test_the_strip_follows_a_replay_cursor() -> None:
     lab = DiceLab(h)
     strip = WinProbabilityStrip(h, chart, model=model, dicelab=lab, pivotal=[(roll.seq, roll.roll, "a battle roll")])
     flags = next(t for t in strip.figure.data if t.name == "pivotal rolls")
-    assert list(flags.x) == [roll.seq]
+    assert list(flags.x) == [roll.seq + 1]
     strip.open_roll(roll.seq)  # what a click on the flag does
     assert lab.model.selected_roll == roll.roll and model.cursor == roll.seq
 

@@ -121,20 +121,20 @@ fig"""),
           "mean vp_B", sim.summary["means"]["vp_B"]["mean"])"""),
     md("""## 4. The chart under the replay
 
-The same chart as a strip under the replay viewer: its dotted line follows the replay, and a click on
-a red flag (a pivotal roll) moves the replay there and opens the roll in the DiceLab below, where you
-can change it and see the branch."""),
+The same chart as a strip under the replay viewer's map (`ReplayViewer(win_probability=…)`): its
+dotted line follows the replay, and a click on a red flag (a pivotal roll) moves the replay there and
+opens the roll in the DiceLab below, where you can change it and see the branch. The exported page
+draws the same strip: `medviz export vespers.json --html vespers.html` finds the analysis cached
+beside the history (see docs/export.md)."""),
     code("""import ipywidgets as widgets
 
 from medviz.apps import DiceLab, ReplayViewer
-from medviz.apps.winprob_strip import WinProbabilityStrip
 from medviz.rules.medempires.view import history_view
 
-viewer = ReplayViewer(history, view_at=history_view)
 lab = DiceLab(history, view_at=history_view)
-strip = WinProbabilityStrip(history, chart, model=viewer.model, dicelab=lab, width=950,
-                            pivotal=[(r.seq, r.key, r.words) for r in ranked[:5]])
-widgets.VBox([viewer, strip, lab])"""),
+viewer = ReplayViewer(history, view_at=history_view, win_probability=chart, dicelab=lab,
+                      pivotal=[(r.seq, r.key, r.words) for r in ranked[:5]])
+widgets.VBox([viewer, lab])"""),
     md("""Even the most pivotal die shifts *how much* of Sicily and Malta Aragon keeps, not *who wins*: the
 French still win every continuation. The lesson for a class: in this war, chance decided the map;
 the rules of victory decided the war.

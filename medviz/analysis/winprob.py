@@ -13,6 +13,7 @@ from typing import Any
 from medviz.analysis.runner import Base, Batch, Workers, chunk_size, chunks
 from medviz.analysis.stats import r4, wilson
 from medviz.engine.errors import MalformedInput
+from medviz.engine.events import DrawEvent, RollEvent
 from medviz.engine.files import read_text, write_atomic
 from medviz.engine.history import History
 
@@ -108,3 +109,64 @@ def win_probability(history: History, games: int = 100, first_seed: int = 0, *, 
     if path is not None and not pool.interrupted:
         write_atomic(path, result.to_json())
     return result
+
+
+def load_win_probability(path: str | Path, history: History) -> WinProbability:
+    """Read a win-probability file (``win_probability(cache=…)`` wrote it) made of ``history``.
+
+    A file that is not JSON, not a medviz win-probability analysis, or of another history is
+    ``MalformedInput`` naming the file.
+    """
+    text = read_text(path, "win-probability file")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedInput(f"{path}: win-probability file is not JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise MalformedInput(f"{path}: not a medviz win-probability analysis (expected format {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise MalformedInput(f"{path}: win-probability version {data.get('version')!r}, expected {VERSION}")
+    if data.get("history") != history_hash(history):
+        raise MalformedInput(f"{path}: this analysis is of another history (its hash {str(data.get('history'))[:16]}, "
+                             f"this history's {history_hash(history)[:16]}); make one with medviz.analysis.winprob.win_probability")
+    points = data.get("points")
+    if not isinstance(points, list) or not isinstance(data.get("sides"), list) or not all(
+            isinstance(p, dict) and isinstance(p.get("after"), int) and isinstance(p.get("odds"), dict)
+            for p in points):
+        raise MalformedInput(f"{path}: win-probability file has no valid 'points' and 'sides'")
+    return WinProbability(data)
+
+
+def cached_beside(history: History, directory: str | Path, kind: str = "winprob") -> list[Path]:
+    """Analyses of ``history`` cached in ``directory`` or its ``analysis/`` folder (``kind``: "winprob"
+    or "pivotal"), the file with the most games first."""
+    key = history_hash(history)[:16]
+    found = [p for d in (Path(directory), Path(directory) / "analysis") if d.is_dir()
+             for p in d.glob(f"{kind}-{key}-*.json") if p.is_file()]
+
+    def games(p: Path) -> int:
+        part = p.stem.split("-")[2] if p.stem.count("-") >= 2 else ""
+        return int(part[:-1]) if part.endswith("g") and part[:-1].isdigit() else 0
+
+    return sorted(found, key=lambda p: (-games(p), str(p)))
+
+
+def pivotal_flags(path: str | Path, history: History, top: int = 5) -> list[tuple[int, str, str]]:
+    """The ``top`` rolls of a pivotal-roll file of ``history`` by swing: (event, roll id, words)."""
+    text = read_text(path, "pivotal-roll file")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedInput(f"{path}: pivotal-roll file is not JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != "medviz-pivotal" or not isinstance(data.get("rolls"), list):
+        raise MalformedInput(f"{path}: not a medviz pivotal-roll analysis")
+    if (data.get("game"), data.get("scenario"), data.get("history_seed")) != (history.game, history.scenario, history.seed):
+        raise MalformedInput(f"{path}: this pivotal-roll analysis is of another history")
+    out = []
+    for r in data["rolls"]:
+        if not (isinstance(r, dict) and isinstance(r.get("seq"), int) and 0 <= r["seq"] < len(history.events)
+                and isinstance(history.events[r["seq"]], (RollEvent, DrawEvent))):
+            raise MalformedInput(f"{path}: roll {str(r)[:60]} is not a roll of this history")
+        out.append((abs(float(r.get("swing") or 0.0)), r["seq"], str(r.get("roll", "")), str(r.get("words", ""))))
+    out.sort(key=lambda t: (-t[0], t[1]))
+    return [(seq, key, words) for _s, seq, key, words in out[:top]]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -11,6 +11,7 @@ import traitlets
 
 from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
 from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at, observes, seat_view_at
+from medviz.apps.winprob_strip import WinProbabilityStrip
 from medviz.engine.errors import MalformedInput
 from medviz.engine.history import History
 
@@ -27,11 +28,16 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
 
     For a game that hides something from its seats (it overrides ``Ruleset.observe``), a "seen by"
     menu shows the map as one seat may see it (``seat``: the seat to start with; None: everything).
+
+    ``win_probability`` (a ``WinProbability`` of this history) puts its chart under the map, the current
+    step marked; ``pivotal`` ((event, roll id, words)) flags rolls there, a click opening one in ``dicelab``.
     """
 
     def __init__(self, history: History, view_at: Callable[..., Any] | None = None, *,
                  annotations: Any = None, interval_ms: int = 700,
-                 map_size: tuple[int | None, int] = (None, 750), start: int = 0, seat: str | None = None) -> None:
+                 map_size: tuple[int | None, int] = (None, 750), start: int = 0, seat: str | None = None,
+                 win_probability: Any = None, pivotal: Sequence[tuple[int, str, str]] = (),
+                 dicelab: Any = None) -> None:
         self.model = ReplayModel(history)
         if not 0 <= start < len(history):
             raise MalformedInput(f"start {start} is not an event of this history (0..{len(history) - 1})")
@@ -85,7 +91,12 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                                 layout=widgets.Layout(flex_flow="row wrap"))
         log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
         notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
-        super().__init__([self.where, controls, stage, widgets.HBox([log, notes])],
+        self.strip: WinProbabilityStrip | None = None
+        if win_probability is not None:
+            self.strip = WinProbabilityStrip(history, win_probability, model=self.model, pivotal=pivotal,
+                                             dicelab=dicelab, width=map_size[0])
+        super().__init__([self.where, controls, stage, *([self.strip] if self.strip else []),
+                          widgets.HBox([log, notes])],
                          layout=widgets.Layout(width="100%"))
         if start:
             self.model.cursor = start  # renders it (e.g. the first event after the set-up)

@@ -340,16 +340,37 @@ class PageData:
     phases: list[dict[str, Any]]
     notes: list[dict[str, Any]]
     about: list[str]
+    winprob: dict[str, Any] | None = None  # the win-probability strip: its figure and pivotal flags
 
     def to_json(self) -> dict[str, Any]:
         """The data embedded in the page."""
-        return {"title": self.title, "mode": self.mode, "timeline": self.timeline.to_json(), "log": self.log,
-                "automatic": self.automatic, "phases": self.phases, "notes": self.notes, "about": self.about}
+        out = {"title": self.title, "mode": self.mode, "timeline": self.timeline.to_json(), "log": self.log,
+               "automatic": self.automatic, "phases": self.phases, "notes": self.notes, "about": self.about}
+        if self.winprob is not None:
+            out["winprob"] = self.winprob
+        return out
+
+
+def winprob_strip(history: Any, chart: Any, pivotal: Iterable[tuple[int, str, str]] = ()) -> dict[str, Any]:
+    """The page's win-probability strip: the chart (``medviz.viz.winprob``) with its current-event line
+    at the first event, and the pivotal rolls flagged ((event, roll id, words))."""
+    from medviz.viz.winprob import win_probability_figure
+
+    flags = [(seq, key, words) for seq, key, words in pivotal]
+    fig = win_probability_figure(chart, history, current=1, flagged=[(seq + 1, w) for seq, _k, w in flags],
+                                 height=240)
+    figure = json.loads(fig.to_json())
+    figure["layout"].pop("width", None)
+    figure["layout"]["autosize"] = True
+    return {"figure": figure, "games": chart.points[0]["games"] if chart.points else 0,
+            "flags": [{"seq": seq, "x": seq + 1, "roll": key, "words": words} for seq, key, words in flags]}
 
 
 def page_data(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
-              seat: str | None = None) -> PageData:
-    """Build the page's data: the figure once, channel deltas per event, the log and the notes."""
+              seat: str | None = None, *, win_probability: Any = None,
+              pivotal: Iterable[tuple[int, str, str]] = ()) -> PageData:
+    """Build the page's data: the figure once, channel deltas per event, the log and the notes
+    (``win_probability``: a ``WinProbability`` of this history, drawn as a strip under the map)."""
     events = list(history.events)
     if not events:
         raise MalformedInput("history has no events: nothing to replay")
@@ -395,7 +416,8 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     automatic = [e.seq for e in events if getattr(e, "automatic", False)]
     phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end} for p in history.phases()]
     notes = [n.to_json() for n in annotations] if annotations is not None else []
-    return PageData(title, mode, timeline, log, automatic, phases, notes, _about(history, annotations))
+    strip = winprob_strip(history, win_probability, pivotal) if win_probability is not None else None
+    return PageData(title, mode, timeline, log, automatic, phases, notes, _about(history, annotations), strip)
 
 
 def _view_key(view: Any, powers_key: str) -> Any:
@@ -468,13 +490,15 @@ def plotly_js() -> str:
 
 def build_page(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
                *, compress_plotlyjs: bool = True, seat: str | None = None,
-               view_for: Callable[[Any], ViewAt | None] | None = None) -> str:
-    """The whole standalone page as text (``seat``: the log as that seat may read it).
+               view_for: Callable[[Any], ViewAt | None] | None = None, win_probability: Any = None,
+               pivotal: Iterable[tuple[int, str, str]] = ()) -> str:
+    """The whole standalone page as text (``seat``: the log as that seat may read it;
+    ``win_probability``/``pivotal``: the win-probability strip under the map, see ``page_data``).
 
     A history from a tree file brings its whole tree: every branch, switchable on the page
     (``medviz.export.tree``); ``view_for(branch)`` gives a branch's views (default: the game's).
     """
-    data = page_data(history, annotations, view_at, seat)
+    data = page_data(history, annotations, view_at, seat, win_probability=win_probability, pivotal=pivotal)
     tree = tree_data(history, lambda h, notes: data.to_json() if h is history else page_data(
         h, notes, view_for(h) if view_for is not None else None, seat).to_json(), annotations)
     nonce = secrets.token_urlsafe(18)
@@ -496,10 +520,11 @@ def build_page(history: Any, annotations: Annotations | None = None, view_at: Vi
 
 def export_html(history: Any, out: str | Path, annotations: Annotations | None = None,
                 view_at: ViewAt | None = None, *, compress_plotlyjs: bool = True, seat: str | None = None,
-                view_for: Callable[[Any], ViewAt | None] | None = None) -> Path:
+                view_for: Callable[[Any], ViewAt | None] | None = None, win_probability: Any = None,
+                pivotal: Iterable[tuple[int, str, str]] = ()) -> Path:
     """Write the standalone page for ``history`` (its whole tree, if it has one) to ``out`` atomically."""
     text = build_page(history, annotations, view_at, compress_plotlyjs=compress_plotlyjs, seat=seat,
-                      view_for=view_for)
+                      view_for=view_for, win_probability=win_probability, pivotal=pivotal)
     write_atomic(out, text)
     umask = os.umask(0)
     os.umask(umask)

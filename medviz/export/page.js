@@ -163,9 +163,33 @@
     var jump = document.getElementById("jump");
     if (p) jump.value = String(p.start);
     renderNotes(s);
+    markStrip(s);
     current = s;
     document.body.dataset.step = String(s);
     document.body.dataset.text = data.log[s];
+  }
+
+  // The win-probability strip (data.winprob): its dotted line at the events played after step s.
+  var stripEl = document.getElementById("winprob");
+  var stripReady = false;
+  function markStrip(s) {
+    if (!stripReady) return;
+    Plotly.relayout(stripEl, { "shapes[0].x0": s + 1, "shapes[0].x1": s + 1 });
+    stripEl.dataset.current = String(s + 1);
+  }
+
+  function drawStrip() {
+    if (!data.winprob || !window.Plotly) return Promise.resolve();
+    stripEl.hidden = false;
+    var config = { responsive: true, displaylogo: false, displayModeBar: false, showLink: false, typesetMath: false };
+    return Plotly.newPlot(stripEl, data.winprob.figure.data, data.winprob.figure.layout, config).then(function () {
+      stripReady = true;
+      // A pivotal roll's flag moves the replay to that roll.
+      stripEl.on("plotly_click", function (ev) {
+        var pt = ev && ev.points && ev.points[0];
+        if (pt && pt.data && pt.data.name === "pivotal rolls") { stop(); show(Number(pt.x) - 1); }
+      });
+    });
   }
 
   function stop() {
@@ -276,11 +300,11 @@
                      showEditInChartStudio: false, typesetMath: false,
                      toImageButtonOptions: { format: "png", filename: "medviz-replay" } };
       return Plotly.newPlot(gd, tl.figure.data, tl.figure.layout, config);
-    }).then(fitPanel).then(function () {
+    }).then(fitPanel).then(drawStrip).then(function () {
       for (var c = 0; c < nCh; c++) if (tl.channels[c][0] === PANEL) renderPanel(shown[c]);
       show(0);
       statusEl.textContent = "";
-      window.medviz = { show: show, data: data, ready: true, plot: gd };
+      window.medviz = { show: show, data: data, ready: true, plot: gd, strip: stripReady ? stripEl : null };
     }).catch(function (err) {
       statusEl.textContent = "Cannot draw the map: " + err.message;
       show(0);
