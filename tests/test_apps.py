@@ -342,24 +342,25 @@ def test_branch_compare_outlines_what_a_die_changed_at_the_roll_phase_and_the_en
 
     historical = RULESET.policies["historical"]()
     game = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
-    rid = "GT3/ops-A/force-1/action-3/intercept-enter/battle/combat-0/round-1/attacker"
+    rid = "GT3/ops-B/force-3/landing/action-1/battle/combat-2/round-2/attacker"  # Genoa's attack in Sicily
     roll = game.roll(rid)
-    assert roll.effects[str(roll.value)] != roll.effects["1"]  # the other face means another result
-    branch = game.branch(rid, 1)
+    assert roll.effects[str(roll.value)] != roll.effects["6"]  # the other face means another result
+    branch = game.branch(rid, 6)
     cmp = BranchCompare(branch, view_at=history_view)
     for when in ("phase", "end"):
         cmp.when.value = when
         left, right = (p.figure for p in cmp.panes)
         # the same moment of both wars (at the end each says who won in it)
         assert left.layout.title.text == right.layout.title.text or when == "end"
-        assert when != "end" or "Game over. Player A (France and Anjou) wins: Aragon does not hold Malta" \
+        assert when != "end" or "Game over. Player A (France and Anjou) wins: Aragon does not hold Sicily (Val di Mazara);" \
             in right.layout.title.text
-        assert "malta" in cmp.changed and cmp.changed == changed_areas(cmp.panes[0].view, cmp.panes[1].view)
+        assert "sicily_east" in cmp.changed and cmp.changed == changed_areas(cmp.panes[0].view, cmp.panes[1].view)
         for fig in (left, right):
             marked = next(t for t in fig.data if t.name == "marked-areas")
             assert list(marked.meta["marked"]) == cmp.changed and len(marked.x) > 10
-        assert "Malta: held by Aragon (Player B) as played, by France and Anjou (Player A) in the what-if." in cmp.words.value
-        assert "Aragon&#x27;s attack roll in the sea battle in Strait of Sicily, game turn 3 (1301–1310) shows 1" \
+        assert ("Sicily (Val Demone and Val di Noto): held by nobody in full control as played, by Aragon (Player B) "
+                "in the what-if.") in cmp.words.value
+        assert "Genoa&#x27;s attack roll in the battle in Sicily (Val Demone and Val di Noto), game turn 3 (1301–1310) shows 6" \
             in cmp.words.value
     assert changed_areas(cmp.panes[0].view, cmp.panes[0].view) == []
     cmp.show.value = "branch"
