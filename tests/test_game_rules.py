@@ -779,6 +779,11 @@ def test_8_1_ruling_d_successor_comes_in_line_and_in_his_time() -> None:
         c.data["power"] != "france" for c in changes(r3.events, "king-placed"))
     rep = [e for e in r3.events if isinstance(e, ReportEvent) and e.report == "no-heir-yet"]
     assert rep and rep[0].data["king"] == "louis_x"
+    from medviz.rules.medempires.game.describe import describe_report
+
+    assert describe_report("no-heir-yet", "A", rep[0].data) == (
+        "no new France King this turn: the next in line, Louis X the Quarreller, does not reign yet "
+        "(8.1, succession ruling)")
 
 
 def test_8_1_ruling_d_passes_over_successors_whose_reign_has_ended() -> None:
