@@ -606,7 +606,7 @@ def test_3_4_an_ally_never_carries_off_land_it_did_not_own() -> None:
 
 
 def test_8_1_king_dies_on_five_or_six_and_a_new_king_is_drawn() -> None:
-    s = set_up_state("standard", {})
+    s = set_up_state("standard", {"dead_kings_stay_dead": False})  # 8.1 as written
     s.last_turn = 1  # run this End of Turn Phase only (then victory)
     r = run_tasks(s, [Task.of("game.end-of-turn")], {"GT1/end/redistribution/order": "first"},
                   overrides={"GT1/end/king-death/peter_iii": 5, "GT1/end/king-death/philip_iii": 4,
@@ -709,7 +709,7 @@ def test_14_3_territorial_concession_gives_plus_three_with_castile() -> None:
 
 
 def test_8_1_dead_kings_go_back_to_the_pool() -> None:
-    s = set_up_state("standard", {})
+    s = set_up_state("standard", {"dead_kings_stay_dead": False})  # 8.1 as written
     s.last_turn = 1
     r = run_tasks(s, [Task.of("game.end-of-turn")], {}, overrides={"GT1/end/king-death/peter_iii": 6})
     assert "peter_iii" in r.state.king_pools["aragon"] and "peter_iii" not in r.state.kings
@@ -748,6 +748,80 @@ def test_8_1_house_rule_also_keeps_kings_killed_in_battle_dead() -> None:
     pools = {k for ks in h.final_state.king_pools.values() for k in ks}
     assert dead and not dead & pools, (dead, pools)
     assert len([k["king"] for k in h.final_state.chronicle["kings_died"]]) == len(dead)  # nobody died twice
+
+
+def _reign_fits(king: str, years: tuple[int, int]) -> bool:
+    reign = shipped_data().game_data.kings[king].reign_years
+    assert reign is not None, king
+    return reign[0] <= years[1] and reign[1] >= years[0]
+
+
+def test_8_1_ruling_d_successor_comes_in_line_and_in_his_time() -> None:
+    """Ruling D: the next in line whose reign reaches the turn; a dead King never comes back."""
+    s = set_up_state("vespers-1282", {})
+    s.last_turn = 1  # run this End of Turn Phase only
+    r = run_tasks(s, [Task.of("game.end-of-turn")], {}, overrides={"GT1/end/king-death/philip_iii": 6})
+    st = r.state
+    assert "philip_iii" not in st.king_pools["france"] and st.king_due["france"]
+    st.phase = "recruitment"
+    st.turn = 2
+    r2 = run_tasks(st, [Task.of("game.recruitment")])
+    placed = [c.data["king"] for c in changes(r2.events, "king-placed")]
+    assert placed == ["philip_iv"]  # 1291-1300: Philip IV (1285-1314), not Louis X or Philip III again
+    # the realm's Kings die twice over in a later turn: passed over, or not yet reigning
+    st2 = r2.state
+    st2.kings.pop("philip_iv")
+    assert "philip_iv" not in st2.king_pools["france"]
+    st2.king_due["france"] = True
+    st2.turn = 3  # 1301-1310: Louis X's reign (1314-1316) has not begun
+    r3 = run_tasks(st2, [Task.of("game.recruitment")])
+    assert not changes(r3.events, "king-placed") or all(
+        c.data["power"] != "france" for c in changes(r3.events, "king-placed"))
+    rep = [e for e in r3.events if isinstance(e, ReportEvent) and e.report == "no-heir-yet"]
+    assert rep and rep[0].data["king"] == "louis_x"
+    from medviz.rules.medempires.game.describe import describe_report
+
+    assert describe_report("no-heir-yet", "A", rep[0].data) == (
+        "no new France King this turn: the next in line, Louis X the Quarreller, does not reign yet "
+        "(8.1, succession ruling)")
+
+
+def test_8_1_ruling_d_passes_over_successors_whose_reign_has_ended() -> None:
+    from medviz.rules.medempires.game.recruitment import next_in_line
+
+    s = set_up_state("standard", {})
+    s.turn = 5  # 1321-1330: Philip IV and Louis X reigned off the board; Philip V reigned to 1322
+    assert next_in_line(s, "france") == ("philip_v", True)
+    s.turn = 6  # 1331-1340: only Philip VI (1328-1350) reigns then
+    assert next_in_line(s, "france") == ("philip_vi", True)
+    s.turn = 3  # 1301-1310: Robert (1309-1343) follows Charles II (1285-1309) in line
+    assert next_in_line(s, "anjou") == ("charles_ii", True)
+    s.king_pools["anjou"].remove("charles_ii")
+    assert next_in_line(s, "anjou") == ("robert", True)
+    s.king_pools["anjou"].remove("robert")
+    assert next_in_line(s, "anjou") == ("joanna_i", False)  # Queen from 1343: not in 1301-1310
+
+
+def test_8_1_vespers_replay_no_king_dies_twice_and_each_reigns_in_his_turn() -> None:
+    from medviz.engine import play
+    from medviz.engine.events import ChangeEvent
+
+    sc = shipped_data().game_data.scenarios["vespers-1282"]
+    historical = RULESET.policies["historical"]()
+    for seed in (1490, 1, 2, 3):
+        h = play(RULESET, "vespers-1282", {}, seed=seed, players={"A": historical, "B": historical})
+        dead = [k["king"] for k in h.final_state.chronicle["kings_died"]]
+        assert len(dead) == len(set(dead)), (seed, dead)
+        for e in h.events:
+            if isinstance(e, ChangeEvent) and e.change == "king-placed" and not e.data.get("setup"):
+                assert _reign_fits(e.data["king"], sc.turn_years[e.turn - 1]), (seed, e.turn, e.data)
+        placed = [e.data["king"] for e in h.events if isinstance(e, ChangeEvent) and e.change == "king-placed"]
+        assert len(placed) == len(set(placed)), (seed, placed)  # nobody comes back
+        kings = shipped_data().game_data.kings
+        for power in ("france", "anjou", "aragon"):
+            line = [k for k in placed if kings[k].power == power and not kings[k].starting]
+            order = list(shipped_data().game_data.king_pools[power])
+            assert line == sorted(line, key=order.index), (seed, power, line)
 
 
 def game_data_king(king: str) -> str:

@@ -379,7 +379,9 @@ def test_scenarios(data: GameData) -> None:
     assert data.options[ves.victory["taken_option"]].default is False
     optional = {o.id: o for o in data.options.values()}
     assert {o.provenance.get("rule") for o in optional.values()} >= {"14.1", "14.2", "14.3"}
-    assert not any(o.default for o in optional.values())
+    # the optional rules (14.x) and rulings' switches are off, except ruling D on successions (8.1)
+    assert not any(o.default for o in optional.values() if o.id != "dead_kings_stay_dead")
+    assert optional["dead_kings_stay_dead"].default is True
 
 
 def test_operations_costs(data: GameData) -> None:

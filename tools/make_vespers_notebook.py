@@ -27,10 +27,10 @@ in 1285 — wherever the dice allow, and play sensibly once history is out of re
 tie the game to the dated history; they come from `annotations/vespers-1282.toml`, a file you can copy
 and edit for your own replays (see `docs/annotations.md`).
 
-The replay below is the game of seed 1490 — one whose dice let history happen in Sicily and Malta:
-Aragon's side keeps the island and Malta, and its fleet wins a battle off Malta (in the game's last
-decade, where Lauria won in 1283). France holds Rosselló for a while, and that alone makes it a French
-win. Change the seed to play another war.
+The replay below is the game of seed 1490. It starts as history did — Philip III dies in the first
+decade, as he did at Perpignan in 1285, and Philip IV follows him (8.1) — but its dice are hard on
+Aragon: France breaks into Rosselló, the Catalan counties and Urgell, Anjou fights Aragon's side for
+Sicily, and at the end Aragon holds Malta alone: a French win. Change the seed to play another war.
 
 Run the cells from top to bottom (*Run → Run All Cells*)."""),
     code("""from medviz.engine import play, diff
@@ -91,12 +91,13 @@ pd.DataFrame(facts, columns=["history", "in the game", "this replay"])"""),
 
 battles = pd.DataFrame([battle_row(b) for b in chronicle["battles"]])
 battles.head(20) if len(battles) else "no battles were fought\""""),
-    md("""## What if? Change the die that decided the Battle of Malta
+    md("""## What if? Change a die of the war at sea
 
 Every die has an id that says what it is for, so we can change exactly one of them and let the game
 run on from there; every other die that is rolled for the same purpose keeps its value. On 8 July
 1283 Roger of Lauria destroyed the Angevin relief fleet in Malta's Grand Harbour. Below we take the
-**naval** battles of this replay, those in the sea on Malta's coast (the Strait of Sicily) first, and
+**naval** battles of this replay, those in the sea on Malta's coast (the Strait of Sicily) first if
+there are any (in this replay the fleets meet in the Gulf of Lion), and
 read the exact effect of every face of each deciding roll on the battle table. We keep only faces
 whose result differs from the one rolled, try the one farthest from it first, and stop at the first
 change that leaves some area in other hands at the end of the war — a what-if the map can show."""),

@@ -37,9 +37,9 @@ print(history.outcome["reason"])"""
 CELLS = [
     md("""# What decided the war? Luck and the Sicilian Vespers, 1282–1310
 
-The replay of `vespers-1282.ipynb` (the historical players, seed 1490) ends as history did not quite
-end: Aragon holds Sicily and Malta, yet France and Anjou win, because they once took an area of Aragon
-(13.0: Aragon must hold both Sicilian areas and Malta **and** lose none of its guarded lands).
+The replay of `vespers-1282.ipynb` (the historical players, seed 1490) ends far from history: France
+and Anjou take Rosselló, the Catalan counties and Urgell, and of its key areas Aragon holds only Malta
+at the end (13.0: Aragon must hold both Sicilian areas and Malta **and** lose none of its guarded lands).
 
 Was it luck? A single replay cannot say. Here medviz plays the game on from every phase of the replay
 many times — each continuation keeps everything up to that point as it was and rolls new dice

@@ -172,7 +172,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
     panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
     assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
-    assert "Victory" not in panel and "Held: 3 of 3" in panel and "Taken: 1 of 4" in panel, panel
+    assert "Victory" not in panel and "Held: 1 of 3" in panel and "Taken: 3 of 4" in panel, panel
 
     # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
     said = txt(whatif.first)
@@ -207,7 +207,9 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
         assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
         outlined = wait_for(f"the changed areas to be outlined {when}", marked)
         assert set(delta["areas"]) <= set(outlined), (delta, outlined)
-        assert "Outlined" in txt(compare_words) and "held by" in txt(compare_words), txt(compare_words)
+        # at the roll's phase only a sea may differ (the seed-1490 what-if is a battle in the Gulf of Lion)
+        assert "Outlined" in txt(compare_words) and ("held by" in txt(compare_words) or (
+            when == "at the roll's phase" and "No area ends in other hands" in txt(compare_words))), txt(compare_words)
         assert re.search(r"[a-z]+_[a-z]+", txt(compare_words)) is None, f"raw area ids: {txt(compare_words)}"
         page.screenshot(path=str(artifacts / f"jupyterlab-vespers-whatif-{'phase' if 'phase' in when else 'end'}.png"))
     assert "France and Anjou (Player A)" in txt(compare_words) or "Aragon (Player B)" in txt(compare_words)

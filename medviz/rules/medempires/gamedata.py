@@ -222,6 +222,12 @@ class King:
     reign: str = field(metadata=declared(Field("text", empty=True), "his reign's years, in words", absent=""))
     provenance: Mapping[str, str]
 
+    @property
+    def reign_years(self) -> tuple[int, int] | None:
+        """His reign's first and last year read from ``reign`` ("1285-1314 (Sicily)"), or None if it gives none."""
+        found = re.match(r"\s*(\d{3,4})\s*[-–]\s*(\d{3,4})", self.reign)
+        return (int(found.group(1)), int(found.group(2))) if found else None
+
 
 @dataclass(frozen=True)
 class Stratagem:
@@ -1046,6 +1052,8 @@ def validate_game_data(data: GameData, game_map: Any = None) -> list[str]:
         for rating in (k.diplomacy, k.military):
             if not 0 <= rating <= 3:
                 p.append(f"{w}: rating {rating} outside 0..3")
+        if not k.starting and k.reign_years is None:
+            p.append(f"{w}: reign {k.reign!r} must start with 'first-last' years (the succession ruling, 8.1)")
     for pw_id, st in data.setup.items():
         starters = [k for k in data.kings.values() if k.starting and k.power == pw_id]
         if len(starters) != st.units.get("K", 0):

@@ -225,6 +225,10 @@ _REPORTS: dict[str, Callable[[DataPair, Any, Mapping[str, Any]], str]] = {
     "victory": lambda w, a, d: f"victory: {_side(d['winner']) if d['winner'] != 'draw' else 'a draw'} — {d['reason']}",
     "move-cancelled": lambda w, a, d: f"move cancelled: {d['reason']}",
     "no-place-for-king": lambda w, a, d: f"no place for a new {_power(w, d['power'])} King this turn (8.1)",
+    "no-heir-yet": lambda w, a, d: (f"no new {_power(w, d['power'])} King this turn: "
+                                    + (f"the next in line, {_king(w, d['king'])}, does not reign yet" if d.get("king")
+                                       else "no one left in line reigns in these years")
+                                    + " (8.1, succession ruling)"),
     "no-king-left": lambda w, a, d: f"no {_power(w, d['power'])} King is left in the pool: none comes (8.1, dead Kings stay dead)",
     "cup-empty": lambda w, a, d: "the stratagem cup is empty",
 }

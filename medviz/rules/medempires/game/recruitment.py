@@ -87,14 +87,40 @@ def new_king(state: GameState, ctx: Context, power: str) -> None:
     if not state.king_pools.get(power):
         ctx.report("no-king-left", actor=side, power=power)  # only with dead_kings_stay_dead
         return
+    if state.options.get("dead_kings_stay_dead"):
+        heir, reigns = next_in_line(state, power)
+        if heir is None or not reigns:
+            ctx.report("no-heir-yet", actor=side, power=power, king=heir or "")
+            return
+        candidates = [heir]
+    else:
+        candidates = sorted(state.king_pools[power])
     if not areas:
         ctx.report("no-place-for-king", actor=side, power=power)
         return
-    king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", sorted(state.king_pools[power]), actor=side,
+    king = ctx.draw(f"{gt(state)}/recruit/new-king/{power}", candidates, actor=side,
                     purpose=f"new King of {state.data.powers[power].name} (8.1)")
     area = ctx.decide(f"{gt(state)}/recruit/new-king/{power}/area", side, [Place(a) for a in areas],
                       prompt="Where does the new King appear?", kind=Decision.RECRUIT_PLACE).area
     ctx.change("king-placed", actor=side, king=king, power=power, area=area)
+
+
+def next_in_line(state: GameState, power: str) -> tuple[str | None, bool]:
+    """Succession ruling (8.1): the first King of the pool, in line, whose reign has not ended before this turn.
+
+    Successors whose reign ended before the turn's first year are passed over (they reigned off the
+    board). The flag says whether his reign has begun by the turn's last year; if not, no King comes yet.
+    """
+    pool = state.king_pools.get(power, [])
+    sc = state.data.scenarios.get(state.scenario)
+    if sc is None or not 1 <= state.turn <= len(sc.turn_years):
+        return (pool[0], True) if pool else (None, False)
+    first, last = sc.turn_years[state.turn - 1]
+    for king in pool:
+        years = state.data.kings[king].reign_years
+        if years is None or years[1] >= first:
+            return king, years is None or years[0] <= last
+    return None, False
 
 
 def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[str]:
