@@ -20,7 +20,7 @@ from medviz.engine.history import History, diff
 
 __all__ = ["SPEEDS", "BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
            "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "roll_words",
-           "portrayal_changes", "seat_view_at"]
+           "moment_words", "portrayal_changes", "seat_view_at"]
 
 #: A view function: (history, event seq) -> the game's view of the map (``Ruleset.view_at``; a ``Portrayal`` will do).
 ViewAt = Callable[[History, int], Mapping[str, Any]]
@@ -155,24 +155,9 @@ class ReplayModel(traitlets.HasTraits):
                 return self.cursor
         raise UnknownReference(f"turn {turn} never happens in this history")
 
-    def phase_words(self, phase: str) -> str:
-        """A phase in the ruleset's words (``Ruleset.phase_names``: ``Player B's operations``)."""
-        rs = getattr(self.history, "ruleset", None)
-        names = rs.phase_names() if rs is not None else {}
-        return str(names.get(phase) or phase.replace("_", " "))
-
-    def turn_words(self, turn: int) -> str:
-        """A turn in the ruleset's words (``Ruleset.turn_label``: ``GT2 (1291-1300)``), capitalised."""
-        rs = getattr(self.history, "ruleset", None)
-        words = rs.turn_label(self.history.scenario, turn) if rs is not None else f"turn {turn}"
-        return words[:1].upper() + words[1:]
-
     def label(self, turn: int | None, phase: str | None) -> str:
         """A moment in words: ``GT2 (1291-1300) · Player B's operations``; the set-up by its phase alone."""
-        bits = [self.turn_words(turn)] if turn else []  # turn 0 is the set-up, which the phase already names
-        if phase:
-            bits.append(self.phase_words(str(phase)))
-        return " · ".join(bits)
+        return moment_words(self.history, turn, phase)
 
     def where(self) -> str:
         """Turn (with its years, where the game has them) and phase of the cursor, in words."""
@@ -198,6 +183,20 @@ class ReplayModel(traitlets.HasTraits):
             if spans and 0 <= spans[0][0] <= self.last:
                 out.append((f"★ {getattr(note, 'title', '') or 'note'}", int(spans[0][0])))
         return sorted(out, key=lambda b: b[1])
+
+
+def moment_words(history: Any, turn: int | None, phase: str | None) -> str:
+    """A turn and phase in the ruleset's words (``Ruleset.turn_label``, ``Ruleset.phase_names``), e.g.
+    ``GT2 (1291-1300) · Player B's operations``; turn 0 (the set-up) by its phase alone."""
+    rs = getattr(history, "ruleset", None)
+    bits = []
+    if turn:
+        words = rs.turn_label(history.scenario, turn) if rs is not None else f"turn {turn}"
+        bits.append(words[:1].upper() + words[1:])
+    if phase:
+        names = rs.phase_names() if rs is not None else {}
+        bits.append(str(names.get(phase) or str(phase).replace("_", " ")))
+    return " · ".join(bits)
 
 
 def portrayal_changes(history: History, view_at: ViewAt | None, annotations: Any = None) -> Callable[[int], bool]:

@@ -159,7 +159,7 @@
     }
     var p = phaseOf(s);
     whereEl.textContent = "event " + s + " of " + (nSteps - 1) +
-      (p ? " · " + (p.turn ? "turn " + p.turn + ", " : "") + p.phase : "");
+      (p ? " · " + (p.words || ((p.turn ? "turn " + p.turn + ", " : "") + p.phase)) : "");
     var jump = document.getElementById("jump");
     if (p) jump.value = String(p.start);
     renderNotes(s);
@@ -193,12 +193,12 @@
     var jump = document.getElementById("jump");
     if (!data.phases.length) jump.appendChild(el("option", "start", null)).value = "0";
     data.phases.forEach(function (p) {
-      var o = el("option", (p.turn ? "Turn " + p.turn + " · " : "") + p.phase + " (event " + p.start + ")");
+      var o = el("option", (p.words || ((p.turn ? "Turn " + p.turn + " · " : "") + p.phase)) + " (event " + p.start + ")");
       o.value = String(p.start);
       jump.appendChild(o);
       var t = document.createElement("option");
       t.value = String(p.start);
-      t.label = p.phase;
+      t.label = p.words || p.phase;
       ticks.appendChild(t);
     });
     var frag = document.createDocumentFragment();

@@ -162,7 +162,9 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     target = next(p for p in h.phases() if p.turn == 2 and p.phase == "politics")
     page.select_option("#jump", str(target.start))
     wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
-    assert "turn 2, politics" in page.inner_text("#where")
+    assert "GT2 (1291-1300) · politics" in page.inner_text("#where")  # the game's years and phase words
+    jumps = page.evaluate("Array.from(document.querySelectorAll('#jump option')).map(o => o.textContent)")
+    assert any(j.startswith("GT2 (1291-1300) · Player B's operations") for j in jumps), jumps
     if notes is not None:
         expected = [n.title for n in notes.for_event(target.start)]
         assert page.locator("#notes h3").all_inner_texts() == expected
