@@ -168,6 +168,18 @@
     document.body.dataset.text = data.log[s];
   }
 
+  // Play skips bookkeeping steps: those whose delta changes nothing drawn and where no note starts
+  // (unless "show every event" is ticked, or the page has no map to look at).
+  var noteStarts = {};
+  data.notes.forEach(function (n) { if (n.spans.length) noteStarts[n.spans[0][0]] = true; });
+  function nextShown(s) {
+    var every = document.getElementById("every").checked || !tl.figure;
+    for (var t = s + 1; t < nSteps; t++) {
+      if (every || noteStarts[t] || (tl.steps[t] && tl.steps[t].length)) return t;
+    }
+    return nSteps - 1;
+  }
+
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
@@ -182,7 +194,7 @@
     playBtn.setAttribute("aria-pressed", "true");
     timer = setInterval(function () {
       if (current >= nSteps - 1) { stop(); return; }
-      show(current + 1);
+      show(nextShown(current));
     }, Number(document.getElementById("speed").value) || 500);
   }
 
@@ -201,6 +213,17 @@
       t.label = p.words || p.phase;
       ticks.appendChild(t);
     });
+    var marks = data.notes.filter(function (n) { return n.spans.length; });
+    if (marks.length) {
+      var group = document.createElement("optgroup");
+      group.label = "Notes";
+      marks.sort(function (a, b) { return a.spans[0][0] - b.spans[0][0]; }).forEach(function (n) {
+        var o = el("option", "★ " + n.title + " (event " + n.spans[0][0] + ")");
+        o.value = String(n.spans[0][0]);
+        group.appendChild(o);
+      });
+      jump.appendChild(group);
+    }
     var frag = document.createDocumentFragment();
     var auto = {};
     data.automatic.forEach(function (i) { auto[i] = true; });
