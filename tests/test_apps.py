@@ -384,3 +384,87 @@ def test_branch_compare_outlines_what_a_die_changed_at_the_roll_phase_and_the_en
     assert cmp.columns[0].layout.display == "none" and cmp.columns[1].layout.display is None
     with pytest.raises(MalformedInput):
         BranchCompare(game, view_at=history_view)  # the history as played has no parent to compare with
+
+
+# -- time you can read (issue 15, point 7) -------------------------------------------------------
+def _vespers() -> History:
+    from medviz.engine.policy import RandomPolicy
+
+    return play(RULESET, "vespers-1282", {}, seed=1, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+
+
+def test_replay_speaks_years_and_phases_in_the_rulesets_words() -> None:
+    from medviz.rules.medempires.view import history_view
+
+    game = _vespers()
+    m = ReplayModel(game)
+    ops = next(s for s in game.phases() if s.turn == 2 and s.phase == "operations-B")
+    m.cursor = ops.start
+    years = RULESET.turn_label("vespers-1282", 2)  # GT2 (1291-1300) or as the scenario's turn_years say
+    assert "(" in years and m.where() == f"{years} · Player B's operations · event {ops.start} of {m.last}"
+    assert (f"{years} · Player B's operations", ops.start) in m.stops()
+    assert not any("_" in label or "operations-B" in label for label, _ in m.stops())
+    v = ReplayViewer(game, view_at=history_view)
+    labels = [label for label, _ in v.jump.options]
+    assert f"{years} · Player B's operations" in labels
+    assert f"title='{years} · Player B&#x27;s operations'" in v.ticks.value
+
+
+def test_replay_jump_menu_bookmarks_the_annotated_moments() -> None:
+    from pathlib import Path
+
+    from medviz.export.annotations import load_annotations
+    from medviz.rules.medempires.view import history_view
+
+    game = play(RULESET, "vespers-1282", {}, seed=1490,
+                players={s: RULESET.policies["historical"]() for s in ("A", "B")})
+    notes = load_annotations(Path(__file__).parent.parent / "notebooks" / "annotations" / "vespers-1282.toml", game)
+    v = ReplayViewer(game, view_at=history_view, annotations=notes)
+    marks = [(label, seq) for label, seq in v.jump.options if label.startswith("★ ")]
+    assert len(marks) == len([n for n in notes.notes if n.spans]) > 0
+    first = min(notes.notes, key=lambda n: n.spans[0][0] if n.spans else 10**9)
+    assert (f"★ {first.title}", first.spans[0][0]) in marks
+    v.jump.value = marks[-1][1]
+    assert v.model.cursor == marks[-1][1] and "medviz-note" in v.notes.value
+
+
+def test_play_skips_bookkeeping_steps_unless_every_event_is_asked_for() -> None:
+    from medviz.apps.model import portrayal_changes
+    from medviz.rules.medempires.view import history_view
+
+    game = _vespers()
+    shown = portrayal_changes(game, history_view)
+    m = ReplayModel(game, shown=shown)
+    quiet = [s for s in range(1, m.last) if not shown(s)]
+    assert quiet, "a whole game has steps that change nothing on the map"
+    m.cursor = quiet[0] - 1
+    m.playing = True
+    nxt = m.advance()
+    assert nxt > quiet[0] and history_view(game, nxt) != history_view(game, nxt - 1)
+    assert all(history_view(game, s) == history_view(game, quiet[0] - 1) for s in range(quiet[0], nxt))
+    m.cursor, m.every = quiet[0] - 1, True
+    assert m.advance() == quiet[0]  # "show every event": one step at a time
+    m.cursor = m.last - 1
+    m.advance()
+    assert m.cursor == m.last and not m.playing  # play pauses at the end
+
+
+def test_pause_keeps_the_place_and_speeds_set_the_timer(battle: History) -> None:
+    from medviz.apps.model import SPEEDS
+
+    v = ReplayViewer(battle, view_at=malta_view)
+    assert v.play.layout.display == "none"  # ipywidgets' own ■ would jump back to the set-up
+    v.slider.value = 4
+    v.toggle.value = True
+    assert v.model.playing and v.play.playing and v.toggle.description == "❚❚ pause"
+    v.play.value = 5  # the browser's timer ticks
+    v.play.value = v.play.value + 1
+    at = v.model.cursor
+    assert at > 4 and v.slider.value == at == v.play.value
+    v.toggle.value = False
+    assert not v.play.playing and v.model.cursor == at and v.slider.value == at and v.toggle.description == "▶ play"
+    assert [label for label, _ in v.speed.options] == list(SPEEDS)
+    v.speed.value = SPEEDS["fast"]
+    assert v.play.interval == SPEEDS["fast"] < SPEEDS["slow"]
+    v.every.value = True
+    assert v.model.every

@@ -138,7 +138,7 @@ def test_the_replay_viewer_steps_a_medieval_game(game: History) -> None:
     gone = next(c for c, s in RS.view_at(game, len(game) - 1)["cards"].items() if s == "destroyed")
     prov = next(p for p, i in RS.view_at(game, -1)["provinces"].items() if i["card"] == gone)
     assert after[prov] == CARD_LOOK["destroyed"][0]
-    assert ("Turn 1 · actions", next(s.start for s in game.phases() if s.phase == "actions")) in viewer.model.stops()
+    assert ("Turn 1 · D. Action Phase", next(s.start for s in game.phases() if s.phase == "actions")) in viewer.model.stops()
 
 
 def test_the_dice_lab_changes_a_die_of_a_battle(game: History) -> None:

@@ -206,7 +206,7 @@ def test_replay_viewer_steps_the_toy_map(game: History) -> None:
     after = _fills(viewer.map.figure)
     held = [a for a, o in game.final_state.owner.items() if o]
     assert held and all(before[a] != after[a] for a in held)
-    assert viewer.model.stops()[0][0] == "Turn 1 · claims"
+    assert viewer.model.stops()[0][0] == "Turn 1 · island claims"  # the phase in the ruleset's words
 
 
 def test_dice_lab_branches_a_claim_roll_and_says_what_changed(game: History) -> None:

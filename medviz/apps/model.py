@@ -18,12 +18,15 @@ from medviz.engine.events import ShuffleEvent
 from medviz.engine.game import Ruleset, chance_keys
 from medviz.engine.history import History, diff
 
-__all__ = ["BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
+__all__ = ["SPEEDS", "BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
            "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "roll_words",
-           "seat_view_at"]
+           "moment_words", "portrayal_changes", "seat_view_at"]
 
 #: A view function: (history, event seq) -> the game's view of the map (``Ruleset.view_at``; a ``Portrayal`` will do).
 ViewAt = Callable[[History, int], Mapping[str, Any]]
+
+#: Play speeds as the speed menu names them, each with the time between two shown steps (ms).
+SPEEDS: dict[str, int] = {"slow": 1500, "normal": 700, "fast": 250}
 
 
 def normalise_view_at(view_at: Callable[..., Any] | None, history: History) -> ViewAt | None:
@@ -81,18 +84,25 @@ def _tags(history: Any) -> Callable[[Any], frozenset[str]]:
 
 
 class ReplayModel(traitlets.HasTraits):
-    """A cursor over one history's events (0 .. len-1)."""
+    """A cursor over one history's events (0 .. len-1), with play that skips bookkeeping steps.
+
+    ``shown(seq)`` says whether step ``seq`` changes something a viewer sees (``portrayal_changes``);
+    play stops only on those unless ``every`` (show every event) is on. None: every step is shown.
+    """
 
     history = traitlets.Any()
     cursor = traitlets.Int(0)
     playing = traitlets.Bool(False)
+    every = traitlets.Bool(False)
 
-    def __init__(self, history: History, cursor: int = 0, **kw: Any) -> None:
+    def __init__(self, history: History, cursor: int = 0, *, shown: Callable[[int], bool] | None = None,
+                 **kw: Any) -> None:
         if not isinstance(history, History):
             raise MalformedInput(f"ReplayModel needs a History, got {type(history).__name__}")
         if len(history) == 0:
             raise MalformedInput("this history has no events to replay")
         super().__init__(history=history, **kw)
+        self.shown = shown
         self.cursor = cursor
 
     @traitlets.validate("cursor")
@@ -108,6 +118,26 @@ class ReplayModel(traitlets.HasTraits):
         """Move the cursor by ``delta`` events (clamped); returns the new cursor."""
         self.cursor = self.cursor + delta
         return self.cursor
+
+    def next_shown(self, seq: int | None = None) -> int:
+        """The next step after ``seq`` (default: the cursor) that play stops on (the last event at most)."""
+        at = self.cursor if seq is None else seq
+        for nxt in range(at + 1, self.last + 1):
+            if self.every or self.shown is None or self.shown(nxt):
+                return nxt
+        return self.last
+
+    def advance(self) -> int:
+        """One tick of play: on to the next shown step; play pauses (``playing`` off) at the last event."""
+        self.cursor = self.next_shown()
+        if self.cursor >= self.last:
+            self.playing = False
+        return self.cursor
+
+    @traitlets.observe("playing")
+    def _from_start_when_over(self, change: Mapping[str, Any]) -> None:
+        if change["new"] and self.cursor >= self.last:
+            self.cursor = 0  # play at the end plays the game again from its set-up
 
     def jump_to_phase(self, turn: int | None, phase: str) -> int:
         """Put the cursor on the first event of that turn's phase."""
@@ -125,25 +155,70 @@ class ReplayModel(traitlets.HasTraits):
                 return self.cursor
         raise UnknownReference(f"turn {turn} never happens in this history")
 
+    def label(self, turn: int | None, phase: str | None) -> str:
+        """A moment in words: ``GT2 (1291-1300) · Player B's operations``; the set-up by its phase alone."""
+        return moment_words(self.history, turn, phase)
+
     def where(self) -> str:
-        """Turn and phase of the cursor, in words."""
+        """Turn (with its years, where the game has them) and phase of the cursor, in words."""
         e = self.history[self.cursor]
-        bits = [f"event {self.cursor} of {len(self.history) - 1}"]  # event numbers as the log and annotations count
-        if e.phase:
-            bits.insert(0, str(e.phase).replace("_", " "))
-        if e.turn:  # turn 0 is the set-up, which the phase already names
-            bits.insert(0, f"turn {e.turn}")
-        return " · ".join(bits)
+        here = self.label(e.turn, e.phase)
+        count = f"event {self.cursor} of {len(self.history) - 1}"  # event numbers as the log and annotations count
+        return f"{here} · {count}" if here else count
 
     def stops(self) -> list[tuple[str, int]]:
-        """Places to jump to: every phase start (``Turn 1 · politics``), else start and end."""
-        out = [(f"Turn {s.turn} · {s.phase.replace('_', ' ')}" if s.turn else s.phase.replace("_", " "),
-                s.start) for s in self.history.phases()]
+        """Places to jump to: every phase start (``GT1 (1281-1290) · politics``), else start, rolls and end."""
+        out = [(self.label(s.turn, s.phase), s.start) for s in self.history.phases()]
         if not out:
             out = [("start", 0)]
             out += [(f"roll: {roll_label(r)}", r.seq) for r in self.history.rolls()]
             out.append(("end", self.last))
         return out
+
+    def bookmarks(self, annotations: Any) -> list[tuple[str, int]]:
+        """The annotated moments: ``★ title`` at the first event each note speaks of (``Note.spans``)."""
+        out = []
+        for note in getattr(annotations, "notes", None) or ():
+            spans = getattr(note, "spans", ()) or ()
+            if spans and 0 <= spans[0][0] <= self.last:
+                out.append((f"★ {getattr(note, 'title', '') or 'note'}", int(spans[0][0])))
+        return sorted(out, key=lambda b: b[1])
+
+
+def moment_words(history: Any, turn: int | None, phase: str | None) -> str:
+    """A turn and phase in the ruleset's words (``Ruleset.turn_label``, ``Ruleset.phase_names``), e.g.
+    ``GT2 (1291-1300) · Player B's operations``; turn 0 (the set-up) by its phase alone."""
+    rs = getattr(history, "ruleset", None)
+    bits = []
+    if turn:
+        words = rs.turn_label(history.scenario, turn) if rs is not None else f"turn {turn}"
+        bits.append(words[:1].upper() + words[1:])
+    if phase:
+        names = rs.phase_names() if rs is not None else {}
+        bits.append(str(names.get(phase) or str(phase).replace("_", " ")))
+    return " · ".join(bits)
+
+
+def portrayal_changes(history: History, view_at: ViewAt | None, annotations: Any = None) -> Callable[[int], bool]:
+    """``shown(seq)``: True where the map view after ``seq`` differs from the one before, or a note starts there.
+
+    Bookkeeping steps (a phase marker, a check that changes nothing) look like the step before and
+    are skipped by play. Without a view function every step counts as shown. Views are cached.
+    """
+    if view_at is None:
+        return lambda _seq: True
+    cache: dict[int, Any] = {}
+    noted = {seq for _label, seq in ReplayModel(history).bookmarks(annotations)}
+
+    def view(seq: int) -> Any:
+        if seq not in cache:
+            cache[seq] = view_at(history, seq)
+        return cache[seq]
+
+    def shown(seq: int) -> bool:
+        return seq <= 0 or seq in noted or view(seq) != view(seq - 1)
+
+    return shown
 
 
 def roll_label(roll: Any) -> str:

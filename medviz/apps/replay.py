@@ -10,7 +10,8 @@ import ipywidgets as widgets
 import traitlets
 
 from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
-from medviz.apps.model import ReplayModel, default_view_at, normalise_view_at, observes, seat_view_at
+from medviz.apps.model import (SPEEDS, ReplayModel, default_view_at, normalise_view_at, observes,
+                               portrayal_changes, seat_view_at)
 from medviz.apps.winprob_strip import WinProbabilityStrip
 from medviz.engine.errors import MalformedInput
 from medviz.engine.history import History
@@ -23,8 +24,12 @@ TRACK_PAD = 8
 
 
 class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
-    """A replay of one history: play/pause, step buttons, an event slider with phase ticks, a jump
-    menu, the map (when a view function is known), the event log and the step's notes.
+    """A replay of one history: play/pause with speeds, step buttons, an event slider with phase ticks,
+    a jump menu (phases in the game's words and the annotated moments), the map (when a view function
+    is known), the event log and the step's notes.
+
+    Play skips steps that change nothing on the map unless "show every event" is ticked; pause
+    keeps the place (``interval_ms``: the starting speed, ms between steps).
 
     For a game that hides something from its seats (it overrides ``Ruleset.observe``), a "seen by"
     menu shows the map as one seat may see it (``seat``: the seat to start with; None: everything).
@@ -38,7 +43,8 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                  map_size: tuple[int | None, int] = (None, 750), start: int = 0, seat: str | None = None,
                  win_probability: Any = None, pivotal: Sequence[tuple[int, str, str]] = (),
                  dicelab: Any = None) -> None:
-        self.model = ReplayModel(history)
+        if not isinstance(history, History):
+            raise MalformedInput(f"ReplayViewer needs a History, got {type(history).__name__}")
         if not 0 <= start < len(history):
             raise MalformedInput(f"start {start} is not an event of this history (0..{len(history) - 1})")
         self.history = history
@@ -50,13 +56,23 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             raise MalformedInput(f"seat {seat!r}: this game shows no seat's own view"
                                  + (f" (its seats: {', '.join(seats)})" if seats else ""))
         self.view_at = seat_view_at(history, seat) if seat is not None and fn is not None else fn
+        self.model = ReplayModel(history, shown=portrayal_changes(history, fn, annotations))
         self.seat = widgets.Dropdown(
             options=[("everything", ""), *((history.ruleset.seat_title(s, history.scenario), s) for s in seats)],
             value=seat or "", description="seen by", layout=widgets.Layout(width="260px"))
         self.seat.observe(self._on_seat, names="value")
         last = self.model.last
+        # The timer: a hidden Play ticks in the browser; each tick advances the model to its next shown
+        # step. Its own stop button (which jumps back to the start) is never shown: ▶/❚❚ pauses in place.
         self.play = widgets.Play(value=0, min=0, max=last, step=1, interval=interval_ms,
-                                 description="Play", layout=widgets.Layout(width="auto"))
+                                 layout=widgets.Layout(display="none"))
+        self.toggle = widgets.ToggleButton(value=False, description="▶ play", tooltip="play / pause where it is",
+                                           layout=widgets.Layout(width="90px"))
+        speeds = [*SPEEDS.items()] + ([] if interval_ms in SPEEDS.values() else [(f"{interval_ms} ms", interval_ms)])
+        self.speed = widgets.Dropdown(options=speeds, value=interval_ms, description="speed",
+                                      layout=widgets.Layout(width="160px"), style={"description_width": "44px"})
+        self.every = widgets.Checkbox(value=False, description="show every event", indent=False,
+                                      layout=widgets.Layout(width="150px"))
         self.back = widgets.Button(description="◀ step", layout=widgets.Layout(width="80px"),
                                    tooltip="one event back")
         self.forward = widgets.Button(description="step ▶", layout=widgets.Layout(width="80px"),
@@ -64,15 +80,21 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.slider = widgets.IntSlider(value=0, min=0, max=last, step=1, readout=False,
                                         continuous_update=True, layout=widgets.Layout(width=f"{TRACK_PX}px"))
         stops = self.model.stops()
-        self.jump = widgets.Dropdown(options=[("jump to …", -1), *stops], value=-1,
-                                     layout=widgets.Layout(width="220px"))
-        self.ticks = html_box(self._ticks_html(self.history, last), width=f"{TRACK_PX}px")
+        marks = self.model.bookmarks(annotations)
+        self.jump = widgets.Dropdown(options=[("jump to …", -1), *sorted([*stops, *marks], key=lambda o: o[1])],
+                                     value=-1, layout=widgets.Layout(width="300px"))
+        self.ticks = html_box(self._ticks_html(self.model, last), width=f"{TRACK_PX}px")
         self.where = html_box(width="auto")
         self.events = html_box(width="auto")
         self.notes = html_box(width="auto")
         traitlets.link((self.model, "cursor"), (self.slider, "value"))
-        traitlets.link((self.slider, "value"), (self.play, "value"))
         traitlets.link((self.model, "playing"), (self.play, "playing"))
+        traitlets.link((self.model, "playing"), (self.toggle, "value"))
+        traitlets.link((self.model, "every"), (self.every, "value"))
+        traitlets.link((self.speed, "value"), (self.play, "interval"))
+        self._ticking = False
+        self.play.observe(self._on_tick, names="value")
+        self.toggle.observe(self._on_toggle, names="value")
         self.back.on_click(lambda _b: self.model.step(-1))
         self.forward.on_click(lambda _b: self.model.step(1))
         self.jump.observe(self._on_jump, names="value")
@@ -86,8 +108,8 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             stage = self.battle
         self.model.observe(self._on_cursor, names="cursor")
         extra = [self.seat] if seats and self.map is not None else []
-        controls = widgets.HBox([self.play, self.back, self.forward,
-                                 widgets.VBox([self.slider, self.ticks]), self.jump, *extra],
+        controls = widgets.HBox([self.play, self.toggle, self.back, self.forward,
+                                 widgets.VBox([self.slider, self.ticks]), self.jump, self.speed, self.every, *extra],
                                 layout=widgets.Layout(flex_flow="row wrap"))
         log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
         notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
@@ -104,8 +126,9 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             self._render(0)
 
     @staticmethod
-    def _ticks_html(history: History, last: int) -> str:
+    def _ticks_html(model: ReplayModel, last: int) -> str:
         """Ticks under the slider: a labelled one where each turn begins, small ones at phases."""
+        history = model.history
         if last <= 0:
             return ""
         marks = []
@@ -113,7 +136,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         inner = TRACK_PX - 2 * TRACK_PAD
         for span in history.phases():
             left = TRACK_PAD + inner * span.start / last
-            title = html.escape(f"turn {span.turn} · {span.phase}" if span.turn is not None else span.phase)
+            title = html.escape(model.label(span.turn, span.phase))
             if span.turn is not None and span.turn not in seen_turns:
                 seen_turns.add(span.turn)
                 marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
@@ -128,6 +151,25 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                 marks.append(f"<span title='{html.escape(str(getattr(r, 'roll', '')))}' style='position:absolute;"
                              f"left:{left:.0f}px;top:0;font-size:11px;color:#b2182b'>⚄</span>")
         return f"<div style='position:relative;height:16px'>{''.join(marks)}</div>"
+
+    def _on_tick(self, change: Mapping[str, Any]) -> None:
+        """A tick of the play timer: on to the next shown step, and the timer to the place reached."""
+        if self._ticking:
+            return
+        if self.model.playing:
+            self.model.advance()
+        self._sync_play()
+
+    def _sync_play(self) -> None:
+        self._ticking = True
+        try:
+            self.play.value = self.model.cursor
+        finally:
+            self._ticking = False
+
+    def _on_toggle(self, change: Mapping[str, Any]) -> None:
+        self.toggle.description = "❚❚ pause" if change["new"] else "▶ play"
+        self._sync_play()
 
     def _on_jump(self, change: Mapping[str, Any]) -> None:
         if change["new"] is not None and change["new"] >= 0:
@@ -148,6 +190,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self._render(self.model.cursor)
 
     def _on_cursor(self, change: Mapping[str, Any]) -> None:
+        self._sync_play()  # the timer goes on from wherever the slider, a step or a jump put the cursor
         self._render(change["new"])
 
     def _render(self, seq: int) -> None:

@@ -414,7 +414,10 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
         timeline, mode = (battle, "battle") if battle is not None else (Timeline(None), "log")
     log = [history.describe(e) if seat is None else history.describe(e, seat) for e in events]
     automatic = [e.seq for e in events if getattr(e, "automatic", False)]
-    phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end} for p in history.phases()]
+    from medviz.apps.model import moment_words  # here, not at the top: the apps package loads ipywidgets
+
+    phases = [{"turn": p.turn, "phase": p.phase, "start": p.start, "end": p.end,
+               "words": moment_words(history, p.turn, p.phase)} for p in history.phases()]
     notes = [n.to_json() for n in annotations] if annotations is not None else []
     strip = winprob_strip(history, win_probability, pivotal) if win_probability is not None else None
     return PageData(title, mode, timeline, log, automatic, phases, notes, _about(history, annotations), strip)

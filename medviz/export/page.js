@@ -159,7 +159,7 @@
     }
     var p = phaseOf(s);
     whereEl.textContent = "event " + s + " of " + (nSteps - 1) +
-      (p ? " · " + (p.turn ? "turn " + p.turn + ", " : "") + p.phase : "");
+      (p ? " · " + (p.words || ((p.turn ? "turn " + p.turn + ", " : "") + p.phase)) : "");
     var jump = document.getElementById("jump");
     if (p) jump.value = String(p.start);
     renderNotes(s);
@@ -192,6 +192,18 @@
     });
   }
 
+  // Play skips bookkeeping steps: those whose delta changes nothing drawn and where no note starts
+  // (unless "show every event" is ticked, or the page has no map to look at).
+  var noteStarts = {};
+  data.notes.forEach(function (n) { if (n.spans.length) noteStarts[n.spans[0][0]] = true; });
+  function nextShown(s) {
+    var every = document.getElementById("every").checked || !tl.figure;
+    for (var t = s + 1; t < nSteps; t++) {
+      if (every || noteStarts[t] || (tl.steps[t] && tl.steps[t].length)) return t;
+    }
+    return nSteps - 1;
+  }
+
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
@@ -206,7 +218,7 @@
     playBtn.setAttribute("aria-pressed", "true");
     timer = setInterval(function () {
       if (current >= nSteps - 1) { stop(); return; }
-      show(current + 1);
+      show(nextShown(current));
     }, Number(document.getElementById("speed").value) || 500);
   }
 
@@ -217,14 +229,25 @@
     var jump = document.getElementById("jump");
     if (!data.phases.length) jump.appendChild(el("option", "start", null)).value = "0";
     data.phases.forEach(function (p) {
-      var o = el("option", (p.turn ? "Turn " + p.turn + " · " : "") + p.phase + " (event " + p.start + ")");
+      var o = el("option", (p.words || ((p.turn ? "Turn " + p.turn + " · " : "") + p.phase)) + " (event " + p.start + ")");
       o.value = String(p.start);
       jump.appendChild(o);
       var t = document.createElement("option");
       t.value = String(p.start);
-      t.label = p.phase;
+      t.label = p.words || p.phase;
       ticks.appendChild(t);
     });
+    var marks = data.notes.filter(function (n) { return n.spans.length; });
+    if (marks.length) {
+      var group = document.createElement("optgroup");
+      group.label = "Notes";
+      marks.sort(function (a, b) { return a.spans[0][0] - b.spans[0][0]; }).forEach(function (n) {
+        var o = el("option", "★ " + n.title + " (event " + n.spans[0][0] + ")");
+        o.value = String(n.spans[0][0]);
+        group.appendChild(o);
+      });
+      jump.appendChild(group);
+    }
     var frag = document.createDocumentFragment();
     var auto = {};
     data.automatic.forEach(function (i) { auto[i] = true; });

@@ -162,7 +162,32 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     target = next(p for p in h.phases() if p.turn == 2 and p.phase == "politics")
     page.select_option("#jump", str(target.start))
     wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
-    assert "turn 2, politics" in page.inner_text("#where")
+    assert "GT2 (1291-1300) · politics" in page.inner_text("#where")  # the game's years and phase words
+    jumps = page.evaluate("Array.from(document.querySelectorAll('#jump option')).map(o => o.textContent)")
+    assert any(j.startswith("GT2 (1291-1300) · Player B's operations") for j in jumps), jumps
+    if notes is not None:  # a bookmark for each annotated moment
+        assert sum(j.startswith("★ ") for j in jumps) == len([n for n in notes.notes if n.spans]) > 0, jumps
+    # Play (fast) skips steps that change nothing on the map; Play again pauses where it is.
+    page.evaluate("""() => { window.seen = []; new MutationObserver(() => window.seen.push(+document.body.dataset.step))
+        .observe(document.body, {attributes: true, attributeFilter: ['data-step']}); }""")
+    page.select_option("#speed", label="fast")
+    page.click("#play")
+    wait_until(page, "window.seen.length >= 6", 20)
+    page.click("#play")
+    paused = page.evaluate("document.body.dataset.step")
+    page.wait_for_timeout(800)
+    seen = page.evaluate("window.seen")
+    assert page.evaluate("document.body.dataset.step") == paused and int(paused) > target.start, (paused, seen)
+    assert any(b - a > 1 for a, b in zip(seen, seen[1:])), seen  # bookkeeping steps were skipped
+    page.check("#every")
+    page.evaluate("window.seen = []")
+    page.click("#play")
+    wait_until(page, "window.seen.length >= 4", 20)
+    page.click("#play")
+    seen = page.evaluate("window.seen")
+    assert all(b - a == 1 for a, b in zip(seen, seen[1:])), seen  # every event, one at a time
+    page.select_option("#jump", str(target.start))
+    wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
     if notes is not None:
         expected = [n.title for n in notes.for_event(target.start)]
         assert page.locator("#notes h3").all_inner_texts() == expected

@@ -121,12 +121,20 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     wait_for("the log to follow the step", lambda: txt(current) != start_current)
     assert txt(log) != start_log
 
-    # The jump menu puts the slider (and map, log, notes) on the first event of turn 2's politics.
+    # The jump menu speaks the game's years and phases (Ruleset.turn_label, phase_names), and holds
+    # a bookmark for each annotated moment.
     jump = viewer.locator(".widget-dropdown select").first
-    stops = jump.evaluate("s => Array.from(s.options).map(o => o.label)")
-    turn2 = next(o for o in stops if o.replace("\u00a0", " ") == "Turn 2 · politics")
-    jump.select_option(label=turn2)
-    wait_for("the viewer to reach turn 2", lambda: txt(where).startswith("turn 2"))
+    stops = [o.replace("\u00a0", " ") for o in jump.evaluate("s => Array.from(s.options).map(o => o.label)")]
+    assert "GT2 (1291-1300) · politics" in stops and "GT2 (1291-1300) · Player B's operations" in stops, stops
+    assert not any("operations-B" in o or "_" in o for o in stops), stops
+    assert sum(o.startswith("★ ") for o in stops) >= 3, stops
+    # The slider's ticks are titled in the same words.
+    ticks = viewer.evaluate("r => Array.from(r.querySelectorAll('span[title]')).map(s => s.title)")
+    assert "GT1 (1282-1290) · Player A's operations" in ticks, ticks[:12]
+    # The jump menu puts the slider (and map, log, notes) on the first event of turn 2's politics.
+    jump.select_option(label=next(o for o in jump.evaluate("s => Array.from(s.options).map(o => o.label)")
+                                  if o.replace("\u00a0", " ") == "GT2 (1291-1300) · politics"))
+    wait_for("the viewer to reach turn 2", lambda: txt(where).startswith("GT2 (1291-1300) · politics · event"))
     map2 = wait_for("the viewer's map to show turn 2",
                     lambda: (m := viewer.evaluate(SNAPSHOT_JS)) and "turn 2" in m["title"] and m)
     delta = changed(map0, map2)
@@ -160,6 +168,20 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1920x1080.png"))
     page.set_viewport_size({"width": 1800, "height": 1900})
 
+    # Play, fast, then pause: the viewer stays where it paused (ipywidgets' ■ went back to the set-up).
+    viewer.locator(".widget-dropdown select").nth(1).select_option(label="fast")
+    before = int(re.search(r"event (\d+) of", txt(where)).group(1))  # type: ignore[union-attr]
+    viewer.locator("button", has_text="▶ play").click()
+    wait_for("play to move on", lambda: int(re.search(r"event (\d+) of", txt(where)).group(1)) > before + 2)  # type: ignore[union-attr]
+    viewer.locator("button", has_text="❚❚ pause").click()
+    page.wait_for_timeout(600)  # a tick already on its way may land
+    paused = txt(where)
+    at = int(re.search(r"event (\d+) of", paused).group(1))  # type: ignore[union-attr]
+    page.wait_for_timeout(1500)
+    assert txt(where) == paused and at > before + 2, (paused, txt(where))
+    wait_for("the slider to stay where play paused", lambda: float(handle.get_attribute("aria-valuenow") or -1) == at)
+    assert viewer.locator("button", has_text="▶ play").count() == 1
+
     # The slider itself, moved from the keyboard as a user would: End goes to the last event.
     handle.focus()
     handle.press("End")
@@ -172,6 +194,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
     panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
     assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
+    # Today's historical Aragon (the stronger heuristic of the 'expert' merge) keeps Malta only: A wins (13.0).
     assert "Victory" not in panel and "Held: 1 of 3" in panel and "Taken: 3 of 4" in panel, panel
 
     # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
