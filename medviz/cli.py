@@ -7,7 +7,6 @@ User errors print one line on stderr and exit with status 2; no traceback, no ha
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import json
 import sys
@@ -19,6 +18,7 @@ from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.engine.files import check_output_path
 from medviz.engine.cliargs import bounded, parse_value
 from medviz.engine.registry import get_ruleset, loadable_rulesets, ruleset_ids
+from medviz.engine.registry import resolve_target as registry_target
 
 #: Generic subcommand modules: each has ``register(subparsers)``; each ruleset adds its own (``command_module``).
 COMMAND_MODULES = ("medviz.viz.commands", "medviz.export.commands", "medviz.engine.record_commands",
@@ -50,29 +50,7 @@ def one_line(exc: MedvizError, hint: str = "") -> str:
 def resolve_target(target: str) -> tuple[Any, str]:
     """The ruleset and scenario ``medviz play TARGET`` names: ``GAME/SCENARIO``, a scenario id that one
     game has, or a game id (its first scenario)."""
-    rulesets = loadable_rulesets()[0]
-    ids = sorted(rulesets)
-    game, sep, scenario = target.partition("/")
-    if sep:
-        if game not in ids:
-            raise MalformedInput(f"play: no game {game[:60]!r} (installed: {', '.join(ids)})")
-        rs = get_ruleset(game)
-        if scenario not in rs.scenarios():
-            raise MalformedInput(f"play: {game} has no scenario {scenario[:60]!r} (it has {', '.join(rs.scenarios())})")
-        return rs, scenario
-    if target in ids:
-        rs = get_ruleset(target)
-        return rs, rs.scenarios()[0]
-    found = [(rid, rs) for rid, rs in rulesets.items() if target in rs.scenarios()]
-    if len(found) == 1:
-        return found[0][1], target
-    if found:
-        raise MalformedInput(f"play: several games have a scenario {target!r}: write "
-                             f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
-    known = sorted({s for rs in rulesets.values() for s in rs.scenarios()} | set(ids))
-    close = difflib.get_close_matches(target, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise MalformedInput(f"play: no game or scenario {target[:60]!r}{hint} (known: {', '.join(known)})")
+    return registry_target(target, "play")
 
 
 def odds_game(argv: Sequence[str]) -> str:

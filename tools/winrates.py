@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from medviz.analysis.stats import wilson  # the Wilson score interval (95%), shared with medviz simulate
 
 SCENARIOS = ("vespers-1282", "standard")
 PLAYERS = ("random", "heuristic", "historical", "expert")
@@ -31,16 +32,6 @@ DOC = Path("docs/rules-coverage.md")
 BEGIN = "<!-- winrates: begin (tools/winrates.py --update-doc) -->"
 END = "<!-- winrates: end -->"
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a share of ``k`` in ``n`` (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def _policy(name: str, side: str, seed: int, expert: str) -> Any:

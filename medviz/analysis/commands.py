@@ -9,14 +9,13 @@ does: ``medviz simulate SCENARIO --help`` lists them.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from typing import Any, NoReturn
 
 from medviz.engine.cliargs import bounded, parse_override
 from medviz.engine.dice import SEED_MAX
 from medviz.engine.errors import MalformedInput
-from medviz.engine.registry import get_ruleset, loadable_rulesets
+from medviz.engine.registry import resolve_target
 
 GAMES_MAX = 10_000_000
 
@@ -80,29 +79,7 @@ def _where_flags(p: argparse.ArgumentParser) -> None:
 
 def resolve_scenario(target: str) -> tuple[Any, str]:
     """The ruleset and scenario a command names: ``GAME/SCENARIO``, a scenario one game has, or a game id."""
-    rulesets = loadable_rulesets()[0]
-    game, sep, scenario = target.partition("/")
-    if sep:
-        if game not in rulesets:
-            raise MalformedInput(f"simulate: no game {game[:60]!r} (installed: {', '.join(sorted(rulesets))})")
-        rs = get_ruleset(game)
-        if scenario not in rs.scenarios():
-            raise MalformedInput(f"simulate: {game} has no scenario {scenario[:60]!r} "
-                                 f"(it has {', '.join(rs.scenarios())})")
-        return rs, scenario
-    if target in rulesets:
-        rs = get_ruleset(target)
-        return rs, rs.scenarios()[0]
-    found = [(rid, rs) for rid, rs in rulesets.items() if target in rs.scenarios()]
-    if len(found) == 1:
-        return found[0][1], target
-    if found:
-        raise MalformedInput(f"simulate: several games have a scenario {target!r}: write "
-                             f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
-    known = sorted({s for rs in rulesets.values() for s in rs.scenarios()} | set(rulesets))
-    close = difflib.get_close_matches(target, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise MalformedInput(f"simulate: no game or scenario {target[:60]!r}{hint}")
+    return resolve_target(target, "simulate")
 
 
 def simulate_parser(rs: Any, scenario: str) -> argparse.ArgumentParser:

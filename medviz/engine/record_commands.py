@@ -23,7 +23,7 @@ from medviz.engine.files import check_output_path
 from medviz.engine.game import ChanceAsk, Ruleset
 from medviz.engine.policy import DecisionPoint
 from medviz.engine.record import Recorder, parse_entered
-from medviz.engine.registry import get_ruleset, loadable_rulesets
+from medviz.engine.registry import resolve_target
 
 __all__ = ["answer", "chance_lines", "decision_lines", "register", "resolve_scenario"]
 
@@ -31,26 +31,8 @@ COMMANDS = ("undo", "auto", "setup", "list", "quit")
 
 
 def resolve_scenario(target: str) -> tuple[Ruleset, str]:
-    """The game and scenario ``GAME/SCENARIO``, ``SCENARIO`` (one game has it) or ``GAME`` (its first) names."""
-    rulesets = loadable_rulesets()[0]
-    game, sep, scenario = target.partition("/")
-    if sep:
-        if game not in rulesets:
-            raise MalformedInput(f"record: no game {game[:60]!r} (installed: {', '.join(sorted(rulesets))})")
-        rs = get_ruleset(game)
-        if scenario not in rs.scenarios():
-            raise MalformedInput(f"record: {game} has no scenario {scenario[:60]!r} (it has {', '.join(rs.scenarios())})")
-        return rs, scenario
-    if target in rulesets:
-        rs = get_ruleset(target)
-        return rs, rs.table_scenarios()[0]
-    found = [rs for rs in rulesets.values() if target in rs.scenarios()]
-    if len(found) == 1:
-        return found[0], target
-    if found:
-        raise MalformedInput(f"record: several games have a scenario {target!r}: write GAME/{target}")
-    known = sorted({s for rs in rulesets.values() for s in rs.table_scenarios()})
-    raise MalformedInput(f"record: no game or scenario {target[:60]!r} (known: {', '.join(known)})")
+    """The game and scenario ``GAME/SCENARIO``, ``SCENARIO`` (one game has it) or ``GAME`` (its first a table plays) names."""
+    return resolve_target(target, "record", table=True)
 
 
 def where(rec: Recorder) -> str:

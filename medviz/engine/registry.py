@@ -91,3 +91,37 @@ def get_ruleset(game: str) -> Ruleset:
         raise MalformedInput(f"ruleset {game!r} ({target!r}) is a {type(obj).__name__}, not a medviz Ruleset")
     _LOADED[game] = obj
     return obj
+
+
+def resolve_target(target: str, command: str, *, table: bool = False) -> tuple[Ruleset, str]:
+    """The ruleset and scenario a command's TARGET names: ``GAME/SCENARIO``, a scenario that one game has,
+    or a game id (its first scenario); a wrong one is refused in one line naming ``command``.
+
+    ``table``: a game id stands for its first scenario a table can play (``Ruleset.table_scenarios``),
+    and those are the scenarios a refusal lists.
+    """
+    rulesets = loadable_rulesets()[0]
+    ids = sorted(rulesets)
+    game, sep, scenario = target.partition("/")
+    if sep:
+        if game not in rulesets:
+            raise MalformedInput(f"{command}: no game {game[:60]!r} (installed: {', '.join(ids)})")
+        rs = get_ruleset(game)
+        if scenario not in rs.scenarios():
+            raise MalformedInput(f"{command}: {game} has no scenario {scenario[:60]!r} "
+                                 f"(it has {', '.join(rs.scenarios())})")
+        return rs, scenario
+    if target in rulesets:
+        rs = get_ruleset(target)
+        return rs, (rs.table_scenarios() if table else rs.scenarios())[0]
+    found = [(rid, rs) for rid, rs in rulesets.items() if target in rs.scenarios()]
+    if len(found) == 1:
+        return found[0][1], target
+    if found:
+        raise MalformedInput(f"{command}: several games have a scenario {target!r}: write "
+                             f"{' or '.join(f'{rid}/{target}' for rid, _ in found)}")
+    known = sorted({s for rs in rulesets.values() for s in (rs.table_scenarios() if table else rs.scenarios())}
+                   | set(ids))
+    close = difflib.get_close_matches(target, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise MalformedInput(f"{command}: no game or scenario {target[:60]!r}{hint} (known: {', '.join(known)})")
