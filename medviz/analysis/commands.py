@@ -30,7 +30,7 @@ class _FlagParser(argparse.ArgumentParser):
 def register(sub: Any) -> None:
     """Add ``simulate`` and ``pivotal`` to the ``medviz`` command."""
     sp = sub.add_parser("simulate", help="play many seeded games (or continue a history many times) and "
-                                         "summarise who wins, with 95% intervals", add_help=False,
+                                         "summarise who wins, with 95%% intervals", add_help=False,
                         description="  medviz simulate vespers-1282 --games 1000 --workers 2 --out games.parquet\n"
                                     "  medviz simulate vespers-1282 --games 200 --from h.json --at ROLL=1\n"
                                     "medviz simulate SCENARIO --help lists every flag (the game adds its own).",
