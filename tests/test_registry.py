@@ -183,3 +183,22 @@ def test_a_broken_plug_in_does_not_take_the_others_down(capsys: pytest.CaptureFi
         assert main(["play", "coin-free-target-that-does-not-exist"]) == 2
     finally:
         unregister_ruleset("gone-game")
+
+
+def test_a_commands_target_names_a_game_and_scenario_or_is_refused_in_one_line() -> None:
+    from medviz.engine.errors import MalformedInput
+    from medviz.engine.registry import resolve_target
+
+    rs, scenario = resolve_target("medempires/vespers-1282", "play")
+    assert (rs.game, scenario) == ("medempires", "vespers-1282")
+    rs, scenario = resolve_target("vespers-1282", "play")  # a scenario one game has
+    assert (rs.game, scenario) == ("medempires", "vespers-1282")
+    rs, scenario = resolve_target("medempires", "play")  # a game: its first scenario
+    assert scenario == rs.scenarios()[0]
+    assert resolve_target("medempires", "record", table=True)[1] == rs.table_scenarios()[0]
+    for target, words in (("atlantis/vespers-1282", "simulate: no game 'atlantis' (installed: "),
+                          ("medempires/atlantis", "simulate: medempires has no scenario 'atlantis' (it has "),
+                          ("vespers", "simulate: no game or scenario 'vespers'; did you mean")):
+        with pytest.raises(MalformedInput) as exc:
+            resolve_target(target, "simulate")
+        assert str(exc.value).startswith(words) and "\n" not in str(exc.value)

@@ -61,7 +61,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "medviz/engine/table.py": ("tests/test_table.py",),
     "medviz/engine/files.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py", "tests/test_history_files.py"),
     "medviz/engine/cliargs.py": ("tests/test_engine_inputs.py", "tests/test_cli_inputs.py"),
-    "medviz/engine/registry.py": ("tests/test_engine_inputs.py", "tests/test_registry.py"),
+    "medviz/engine/registry.py": ("tests/test_engine_inputs.py", "tests/test_registry.py", "tests/test_game_cli.py"),
     "medviz/rules/medempires/combat.py": ("tests/test_combat.py", "tests/test_rules_mutants.py", "tests/test_history.py",
                                           "tests/test_golden_games.py"),
     "medviz/rules/medempires/game/battles.py": RULES_TESTS,
