@@ -115,6 +115,12 @@ def test_golden_4_0_tie_goes_to_player_b() -> None:
         s.start_ctl[a] = s.ctl[a]
     o = judge(s)
     assert o["vp"] == {"A": 8, "B": 8} and o["winner"] == "B"
+    assert o["reason"] == "4.0: the VP totals are equal: Player B wins."
+    s.ctl[cities[0]] = "B"  # one city A had taken is B's again
+    behind = judge(s)
+    assert behind["winner"] == "B" and behind["reason"].startswith("4.0: Player B has more VP (")
+    assert behind["vp"]["B"] > behind["vp"]["A"]
+    s.ctl[cities[0]] = "A"
     s.ctl[cities[16]], s.start_ctl[cities[16]] = "A", None
     assert judge(s)["winner"] == "draw"  # a lead of one
     s.ctl[cities[17]], s.start_ctl[cities[17]] = "A", None
