@@ -154,3 +154,20 @@ def wait_for(what: str, probe: Callable[[], Any], timeout: float = 30.0, every: 
             return last
         time.sleep(every)
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what} (last probe: {last!r})")
+
+
+# -- the scripts in tools/ ------------------------------------------------------------------------
+def load_tool(name: str) -> Any:
+    """The script ``tools/<name>.py`` as a module (tools/ on the path while it loads, for its own imports)."""
+    import importlib.util
+
+    tools = str(ROOT / "tools")
+    sys.path.insert(0, tools)
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(tools)

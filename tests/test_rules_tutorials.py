@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+
+from helpers_sample import load_tool
 
 from medviz.apps.odds_chart import Quiz
 from medviz.apps.quiz import ChoiceQuiz
@@ -19,15 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _generator() -> Any:
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        spec = importlib.util.spec_from_file_location("make_rules_tutorials", ROOT / "tools" / "make_rules_tutorials.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    return load_tool("make_rules_tutorials")
 
 
 def test_committed_tutorials_are_what_the_generator_writes_with_outputs_stripped() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -11,6 +9,8 @@ from typing import Any
 import ipywidgets as widgets
 import nbformat
 import pytest
+
+from helpers_sample import load_tool
 
 from medviz.apps import DiceLab, ReplayViewer
 from medviz.apps.common import battle_table
@@ -110,15 +110,7 @@ def test_the_apps_show_a_variant_middle_sea_battle() -> None:
 
 
 def _generator() -> Any:
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        spec = importlib.util.spec_from_file_location("make_tutorial_notebooks", ROOT / "tools" / "make_tutorial_notebooks.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    return load_tool("make_tutorial_notebooks")
 
 
 def test_committed_notebooks_are_what_the_generator_writes_with_outputs_stripped() -> None:
