@@ -43,9 +43,11 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	@echo "Built site/index.html (open it in a browser; it loads nothing from the network)"
 
-## Whole test suite: unit, property, golden, notebooks (nbval).
+## Whole test suite: unit, property, golden, notebooks (nbval), on TEST_WORKERS processes (pytest-xdist;
+## --dist loadfile keeps each file, and so each notebook's kernel, on one worker). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest --nbval-lax $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --nbval-lax -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## Benchmarks print rates and ratios measured side by side in one run.
 bench: $(STAMP)
