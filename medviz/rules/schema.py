@@ -52,16 +52,31 @@ class Spec:
     read: Callable[[Any, Spec], Any] | None = None
     #: Further file keys this attribute is made of (e.g. a city's longitude and latitude).
     also: Mapping[str, Field] = dataclasses.field(default_factory=dict)
+    #: What a wrong value is told it must be, in the file's words ("an event number from 0"); default: the field's kind.
+    want: str = ""
+    #: A further test a value of the right kind must pass (a date must name a year).
+    check: Callable[[Any], bool] | None = None
+
+    @property
+    def must_be(self) -> str:
+        """What a value must be, in words."""
+        return self.want or describe_field(self.field)
+
+    def accepts(self, value: Any) -> bool:
+        """True when ``value`` is of the field's kind, in its range and choices, and passes ``check``."""
+        return not self.field.problems(value, self.key) and (self.check is None or bool(self.check(value)))
 
 
 def declared(field: Field, doc: str, *, key: str | None = None, absent: Any = REQUIRED,
              read: Callable[[Any, Spec], Any] | None = None,
-             also: Mapping[str, Field] | None = None) -> dict[str, Any]:
+             also: Mapping[str, Field] | None = None, want: str = "",
+             check: Callable[[Any], bool] | None = None) -> dict[str, Any]:
     """The metadata of a dataclass field read from the data file's ``key`` (default: its name).
 
     Use: ``name: str = field(metadata=declared(Field("text"), "the power's name"))``.
     """
-    spec = {"field": field, "key": key, "absent": absent, "doc": doc, "read": read, "also": dict(also or {})}
+    spec = {"field": field, "key": key, "absent": absent, "doc": doc, "read": read, "also": dict(also or {}),
+            "want": want, "check": check}
     return {_META: spec}
 
 
@@ -71,7 +86,7 @@ def specs(cls: type) -> Iterator[tuple[str, Spec]]:
         meta = f.metadata.get(_META)
         if meta is not None:
             yield f.name, Spec(meta["field"], meta["key"] or f.name, meta["absent"], meta["doc"], meta["read"],
-                               meta["also"])
+                               meta["also"], meta["want"], meta["check"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,7 +251,8 @@ def _row(key: str, f: Field, needed: str, doc: str) -> str:
     return f"| `{key}` | {_cell(describe_field(f))}{_cell(why)} | {needed} | {_cell(doc)} |"
 
 
-def schema_markdown(title: str, declaration: type | Table, *, id_doc: str | None = "the entry's id") -> str:
+def schema_markdown(title: str, declaration: type | Table, *, id_doc: str | None = "the entry's id",
+                    provenance: bool = True) -> str:
     """The field reference of one table as markdown (generated: never edit the output by hand).
 
     ``id_doc=None``: the entries have no ``id`` key (a section, or a table keyed by a declared key).
@@ -259,7 +275,8 @@ def schema_markdown(title: str, declaration: type | Table, *, id_doc: str | None
             lines.append(_row(spec.key, spec.field, needed, spec.doc))
             for key, f in spec.also.items():
                 lines.append(_row(key, f, needed, spec.doc))
-    lines.append(f"| `{'`, `'.join(PROVENANCE_KEYS)}` | text | one of them | provenance: a rule citation, or why "
-                 "the datum was reconstructed (a ruling, a source) |")
+    if provenance:
+        lines.append(f"| `{'`, `'.join(PROVENANCE_KEYS)}` | text | one of them | provenance: a rule citation, or why "
+                     "the datum was reconstructed (a ruling, a source) |")
     return "\n".join(lines) + "\n"
 
