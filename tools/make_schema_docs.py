@@ -66,8 +66,8 @@ def render() -> str:
         schema_markdown("map.toml [[strait]]", Strait),
         "## Medieval: The XIIIth Century in Europe (`medviz/rules/medieval_xiii/data/*.toml`)",
         "",
-        "An override file (`medviz play medieval-xiii --option data_override=FILE`) holds tables of the same",
-        "names, e.g. `[[power]]`; an entry with the same key (`id`, or the key the table names) replaces the",
+        "An override file (`medviz play medieval-xiii/three-players --option data_override=FILE`) holds tables of",
+        "the same names, e.g. `[[power]]`; an entry with the same key (`id`, or the key the table names) replaces the",
         "shipped one key by key; new entries are added.",
         "",
     ]
