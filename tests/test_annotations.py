@@ -129,7 +129,7 @@ def test_date_needs_a_year_and_top_level_is_checked() -> None:
         parse_annotations('titel = "x"\nversion = 2\n' + note("{event = 1}", extra='date = "Easter Monday"'))
     assert err.value.problems == [
         "unknown top-level field 'titel' (known: format, version, title, note)",
-        "version 2 is not supported (this medviz reads version 1)",
+        "top-level 'version' must be 1 (this medviz reads version 1), not 2",
         "note 1: date must be text with a year, e.g. \"30 Mar 1282\", not 'Easter Monday'",
     ]
 
@@ -319,7 +319,7 @@ RIGHT_TYPE = {"version": {"1"}, "title": {'"x"'}, "note": {"[1]", "[[[1]]]"}, "n
 
 
 @pytest.mark.parametrize("where, expected", [
-    ("format", "format is"), ("version", "version"), ("title", "top-level 'title' must be text"),
+    ("format", "top-level 'format' must be 'medviz-annotations', not"), ("version", "top-level 'version' must be 1"), ("title", "top-level 'title' must be text"),
     ("note", "'note' must be a list of [[note]] tables"), ("note[1]", "note 1: must be a [[note]] table"),
     ("anchor", "note 1: anchor must be a table"), ("anchor.event", "note 1: anchor.event must be"),
     ("anchor.turn", "note 1: anchor.turn must be"), ("anchor.phase", "note 1: anchor.phase must be"),

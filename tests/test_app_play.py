@@ -10,7 +10,7 @@ from medviz.engine.policy import option_key
 from medviz.apps import DiceLab, PlayModel, PlayTable, ReplayViewer
 from medviz.apps.play_model import new_table
 from medviz.engine import DecisionEvent, History, IllegalAction, MalformedInput, UnknownReference
-from medviz.rules.medempires.game.describe import describe_choice
+from medviz.rules.medempires.game.options import describe_choice
 from medviz.rules.medempires.view import history_view
 
 SEED = 5

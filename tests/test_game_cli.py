@@ -77,7 +77,7 @@ def test_areas(capsys: pytest.CaptureFixture[str]) -> None:
     ("only sicily", "only Kingdom of Sicily"),
 ])
 def test_choices_in_plain_words(choice: str, words: str) -> None:
-    from medviz.rules.medempires.game.describe import describe_choice
+    from medviz.rules.medempires.game.options import describe_choice
 
     assert describe_choice(choice) == words
 

@@ -4,6 +4,7 @@ builds the data and writes docs/data-schema.md."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.util
 from pathlib import Path
 
@@ -66,3 +67,60 @@ def test_a_wrong_type_in_a_plain_table_is_a_problem_not_a_crash() -> None:
         with pytest.raises(DataError) as exc:
             gamedata.load_game_data({"politics": {table: [entry]}}, origin="my.toml")
         assert any(p.startswith(f"my.toml: [[politics.{table}]] entry '{entry['id']}': ") for p in exc.value.problems)
+
+
+def test_every_ruleset_and_the_annotation_files_are_declared_once_and_on_the_page() -> None:
+    from medviz.export import annotations
+    from medviz.rules.empires_middle_ages import data as eotma
+    from medviz.rules.empires_revolt import data as revolt
+    from medviz.rules.medieval_xiii import gamedata as medieval
+    from medviz.rules.variant_middle_sea import data as vms
+
+    page = (ROOT / "docs" / "data-schema.md").read_text(encoding="utf-8")
+    declared = [("rules.toml [[", revolt.DECLARED), ("rules.toml [[", vms.DECLARED), ("rules.toml [[", eotma.DECLARED),
+                ("year cards [[", eotma.CARD_DECLARED)]
+    declared += [(f"{f}.toml [[", {t: medieval.DECLARED[t] for t in tables}) for f, tables in medieval.FILES.items()]
+    for prefix, tables in declared:
+        for table, decl in tables.items():
+            sections = [s for s in page.split("### ")[1:] if s.startswith(f"`{prefix}{table}]]`")]
+            assert sections, (prefix, table)
+            assert any(all(f"| `{key}` |" in s for key in file_fields(decl)) for s in sections), (prefix, table)
+    # medieval's schema is the declaration's; its classes are built from it
+    assert medieval.SCHEMAS["power"] == file_fields(medieval.Power) and "tags" in medieval.SCHEMAS["power"]
+    # the annotation keys a file may give are the declared fields, and the page lists them
+    assert annotations.NOTE_FIELDS == ("anchor", "title", "date", "kind", "source", "text")
+    assert annotations.ANCHOR_FIELDS == tuple(f.name for f in dataclasses.fields(annotations.Anchor))
+    anchor = page.split("### `anchor`")[1]
+    assert "| `turn` | whole number 1..999999999 | no |" in anchor
+
+
+@pytest.mark.parametrize("load, override, expected", [
+    ("empires_revolt", {"capital": [{"id": "sparta", "attack": 2, "rule": "mine"}]},
+     "[[capital]] entry 'sparta': missing field 'name'"),
+    ("empires_revolt", {"upkeep": [{"id": "army", "free": "two"}]},
+     "[[upkeep]] entry 'army': free: must be a whole number, not 'two'"),
+    ("variant_middle_sea", {"leader": [{"id": "q", "attack": 1, "defence": 1, "name": "Q"}]},
+     "[[leader]] entry 'q': missing field 'domains'"),
+    ("variant_middle_sea", {"spy": {"kil_on": 5}}, "[spy]: unknown field 'kil_on' (did you mean 'kill_on'?)"),
+    ("empires_middle_ages", {"modifier": [{"id": "fort", "ratting": 1}]},
+     "[[modifier]] entry 'fort': unknown field 'ratting' (did you mean 'rating'?)"),
+])
+def test_a_bad_override_names_file_entry_and_field(load: str, override: dict[str, object], expected: str) -> None:
+    module = importlib.import_module(f"medviz.rules.{load}.data")
+    with pytest.raises(DataError) as exc:
+        module.load_rules(override)
+    assert any(p.startswith("rules.toml with override data override ") and p.endswith(expected)
+               for p in exc.value.problems), exc.value.problems
+
+
+def test_a_bad_medieval_override_names_file_entry_and_field(tmp_path: Path) -> None:
+    from medviz.rules.medieval_xiii.gamedata import load_game_data
+
+    bad = tmp_path / "house.toml"
+    bad.write_text('[[power]]\nid = "genoa"\ncode = "GEN"\nsource = "house rule"\n'
+                   '[[sea]]\nid = "sea_9"\ncard = "1A"\nname = "x"\ncoasts = []\nsource = "mine"\n')
+    with pytest.raises(DataError) as exc:
+        load_game_data(bad)
+    problems = exc.value.problems
+    assert "powers.toml [[power]] entry 'genoa': missing field 'religion'" in problems
+    assert "map.toml [[sea]] entry 'sea_9': coasts: a list of 0 items; it must have 1.." in problems

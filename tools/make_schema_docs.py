@@ -3,9 +3,11 @@
     .venv/bin/python tools/make_schema_docs.py          # rewrite the page
     .venv/bin/python tools/make_schema_docs.py --check  # exit 1 when the page is out of date
 
-Every table is declared once in code (``medviz.rules.schema``: the classes of
-``medviz.rules.medempires.gamedata`` and ``mapdata``; the keys of ``medviz.export.annotations``);
-this script only renders them. tests/test_schema_docs.py fails when the page and the code differ.
+Every table is declared once in code (``medviz.rules.schema``: the classes and tables of each
+ruleset's data loader, ``medviz.rules.medempires.gamedata`` and ``mapdata``,
+``medviz.rules.medieval_xiii.gamedata``, the ``data.py`` of empires_revolt, variant_middle_sea and
+empires_middle_ages; the classes of ``medviz.export.annotations``); this script only renders them.
+tests/test_schema_docs.py fails when the page and the code differ.
 """
 
 from __future__ import annotations
@@ -17,18 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "data-schema.md"
 
 
-def _keys_table(title: str, doc: str, keys: dict[str, str]) -> str:
-    lines = [f"### {title}", "", doc, "", "| key | holds |", "|---|---|"]
-    lines += [f"| `{k}` | {v.replace('|', chr(92) + '|')} |" for k, v in keys.items()]
-    return "\n".join(lines) + "\n"
-
-
 def render() -> str:
     """The page's text."""
-    from medviz.export.annotations import ANCHOR_KEYS, NOTE_KEYS, TOP_KEYS
+    from medviz.export.annotations import Anchor, AnnotationFile, Note
+    from medviz.rules.empires_middle_ages import data as eotma
+    from medviz.rules.empires_revolt import data as revolt
     from medviz.rules.medempires.gamedata import DECLARED
     from medviz.rules.medempires.mapdata import Area, Strait
+    from medviz.rules.medieval_xiii import gamedata as medieval
     from medviz.rules.schema import schema_markdown
+    from medviz.rules.variant_middle_sea import data as vms
 
     parts = [
         "# Data file reference (generated)",
@@ -64,13 +64,52 @@ def render() -> str:
         "",
         schema_markdown("map.toml [[area]]", Area),
         schema_markdown("map.toml [[strait]]", Strait),
+        "## Medieval: The XIIIth Century in Europe (`medviz/rules/medieval_xiii/data/*.toml`)",
+        "",
+        "An override file (`medviz play medieval-xiii/three-players --option data_override=FILE`) holds tables of",
+        "the same names, e.g. `[[power]]`; an entry with the same key (`id`, or the key the table names) replaces the",
+        "shipped one key by key; new entries are added.",
+        "",
+    ]
+    for fname, tables in medieval.FILES.items():
+        for table, key in tables.items():
+            id_doc = "the entry's id" if key == "id" else None
+            parts.append(schema_markdown(f"{fname}.toml [[{table}]]", medieval.DECLARED[table], id_doc=id_doc))
+    parts += [
+        "## Empire's Revolt (`medviz/rules/empires_revolt/data/rules.toml`)",
+        "",
+        "An override file holds tables of the same names, merged by `id` the same way.",
+        "",
+    ]
+    parts += [schema_markdown(f"rules.toml [[{t}]]", d) for t, d in revolt.DECLARED.items()]
+    parts += [
+        "## Variant Middle Sea (`medviz/rules/variant_middle_sea/data/rules.toml`)",
+        "",
+        "An override file holds tables of the same names, merged by `id` the same way; its `[spy]` table",
+        "replaces the shipped keys it gives.",
+        "",
+    ]
+    parts += [schema_markdown(f"rules.toml [[{t}]]", d) for t, d in vms.DECLARED.items()]
+    parts += [schema_markdown(f"rules.toml [{t}]", d) for t, d in vms.SECTIONS.items()]
+    parts += [
+        "## Empires of the Middle Ages (`medviz/rules/empires_middle_ages/data/`)",
+        "",
+        "The fragment's numbers (`rules.toml`, overridable by `id` like the others) and a user's year cards",
+        "and Unrest & Rebellion Table (a file like the illustrative `sample_year_cards.toml`).",
+        "",
+    ]
+    parts += [schema_markdown(f"rules.toml [[{t}]]", d) for t, d in eotma.DECLARED.items()]
+    parts += [schema_markdown(f"year cards [[{t}]]", d) for t, d in eotma.CARD_DECLARED.items()]
+    parts += [
         "## Annotation files",
         "",
-        "Notes anchored to a history's events and phases ([annotations.md](annotations.md)).",
+        "Notes anchored to a history's events and phases ([annotations.md](annotations.md)). A wrong value",
+        "is refused naming the note and the key, e.g. `note 3: anchor.turn must be a turn number from 1 to",
+        "999999999, not 0`.",
         "",
-        _keys_table("top level", "The file's own keys.", dict(TOP_KEYS)),
-        _keys_table("[[note]]", "One note.", dict(NOTE_KEYS)),
-        _keys_table("anchor", "Give one of event, roll or decision, or a turn and/or a phase.", dict(ANCHOR_KEYS)),
+        schema_markdown("top level", AnnotationFile, id_doc=None, provenance=False),
+        schema_markdown("[[note]]", Note, id_doc=None, provenance=False),
+        schema_markdown("anchor", Anchor, id_doc=None, provenance=False),
     ]
     return "\n".join(parts).rstrip("\n") + "\n"
 

@@ -25,6 +25,10 @@ Loading is total: any text gives either ``Annotations`` or a ``MedvizError`` who
 the file, the place in it (a line for TOML syntax; the note and key, e.g. ``note 3: anchor.event``,
 for a value) and what is wrong. Nothing else escapes: not tomllib's ``RecursionError`` on deeply
 nested arrays, nor the ``ValueError`` of a 5,000-digit integer. Values are quoted shortened.
+
+The keys are declared once, as the fields of ``AnnotationFile``, ``Note`` and ``Anchor``
+(``medviz.rules.schema``: kind, range, what a wrong value must be, meaning): the same declaration
+checks a file and writes the annotation part of docs/data-schema.md.
 """
 
 from __future__ import annotations
@@ -33,45 +37,20 @@ import re
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from medviz.engine.files import read_text
 from medviz.engine.errors import DataError, MalformedInput, MedvizError
 from medviz.export.sanitize import render_markdown
+from medviz.rules.datafiles import Field
+from medviz.rules.schema import REQUIRED, declared, specs
 
-__all__ = ["Anchor", "Annotations", "KINDS", "Note", "load_annotations", "parse_annotations"]
+__all__ = ["Anchor", "AnnotationFile", "Annotations", "KINDS", "Note", "load_annotations", "parse_annotations"]
 
 #: What a note is about: what happened, how the game models it, where game and history part.
 KINDS = ("history", "game", "what-if")
-#: The keys of an annotation file, declared once with their meaning (docs/data-schema.md is made
-#: from these; ``parse_annotations`` checks each value and says what is wrong in the file's words).
-TOP_KEYS: Mapping[str, str] = {
-    "format": '"medviz-annotations" (optional)',
-    "version": "1 (optional)",
-    "title": "text: the title of the page (optional)",
-    "note": "the notes, each a [[note]] table",
-}
-NOTE_KEYS: Mapping[str, str] = {
-    "anchor": "where the note is fixed: {event = N}, {roll = \"<id>\"}, {decision = \"<id>\"}, "
-              "{turn = N}, {phase = \"<id>\"} or {turn = N, phase = \"<id>\"} (required)",
-    "title": "a line of text (required)",
-    "date": "free text with a year, e.g. \"30 Mar 1282\" (optional)",
-    "kind": f"one of {', '.join(KINDS)} (default history)",
-    "source": "plain text: where the note's facts come from (optional)",
-    "text": "markdown (required; raw HTML is not kept)",
-}
-ANCHOR_KEYS: Mapping[str, str] = {
-    "event": "an event number from 0",
-    "roll": "a roll id of the history",
-    "decision": "a decision id of the history",
-    "turn": "a turn number from 1",
-    "phase": "a phase id of the game",
-}
-NOTE_FIELDS = tuple(NOTE_KEYS)
-ANCHOR_FIELDS = tuple(ANCHOR_KEYS)
-TOP_FIELDS = tuple(TOP_KEYS)
 FORMAT = "medviz-annotations"
 VERSION = 1
 _YEAR = re.compile(r"\b\d{3,4}\b")
@@ -81,6 +60,7 @@ MAX_NESTING = 32
 MAX_NUMBER = 10**9 - 1
 #: Characters of a user's value quoted in a message.
 SHOWN_CHARS = 60
+_ANCHOR_EXAMPLE = 'e.g. anchor = {turn = 1, phase = "politics"} or {event = 12} or {roll = "<roll id>"}'
 _TYPE_WORDS = {bool: "true/false", int: "an integer", float: "a number", str: "text", list: "an array",
                dict: "a table"}
 
@@ -119,11 +99,18 @@ def _default_phases() -> tuple[str, ...]:
 class Anchor:
     """Where a note is fixed: one event, roll or decision, or a turn and/or phase."""
 
-    event: int | None = None
-    roll: str | None = None
-    decision: str | None = None
-    turn: int | None = None
-    phase: str | None = None
+    event: int | None = field(default=None, metadata=declared(
+        Field("int", 0, MAX_NUMBER), "an event number from 0", absent=None,
+        want=f"an event number from 0 to {MAX_NUMBER}"))
+    roll: str | None = field(default=None, metadata=declared(
+        Field("text"), "a roll id of the history", absent=None, want="a non-empty id"))
+    decision: str | None = field(default=None, metadata=declared(
+        Field("text"), "a decision id of the history", absent=None, want="a non-empty id"))
+    turn: int | None = field(default=None, metadata=declared(
+        Field("int", 1, MAX_NUMBER), "a turn number from 1", absent=None,
+        want=f"a turn number from 1 to {MAX_NUMBER}"))
+    phase: str | None = field(default=None, metadata=declared(
+        Field("text"), "a phase id of the game", absent=None, want="a non-empty id"))
 
     @property
     def is_point(self) -> bool:
@@ -147,16 +134,26 @@ class Anchor:
 
 @dataclass(frozen=True)
 class Note:
-    """One note: plain-text title/date/source, sanitized ``html``, and where it shows."""
+    """One note: where it is fixed, its plain-text title, date and source, and its markdown (kept sanitized as html)."""
 
     number: int
-    title: str
-    kind: str
-    text: str
-    html: str
-    anchor: Anchor
-    date: str | None = None
-    source: str | None = None
+    anchor: Anchor = field(metadata=declared(
+        Field("table", keys=("event", "roll", "decision", "turn", "phase"), values=Field("any")),
+        "where the note is fixed: one of event, roll or decision, or a turn and/or a phase (the keys of "
+        "`anchor` below)", want=f"a table ({_ANCHOR_EXAMPLE})"))
+    title: str = field(metadata=declared(Field("text"), "the note's title, a line of plain text",
+                                         want="a line of text"))
+    date: str | None = field(default=None, metadata=declared(
+        Field("text"), "when it happened: free text with a year", absent=None,
+        want='text with a year, e.g. "30 Mar 1282"', check=lambda v: bool(_YEAR.search(v))))
+    kind: str = field(default="history", metadata=declared(Field("text", choices=KINDS), "what the note is about: what happened, "
+                                        "how the game models it, or where game and history part", absent="history",
+                                        want=f"one of {', '.join(KINDS)}"))
+    source: str | None = field(default=None, metadata=declared(
+        Field("text", empty=True), "where the note's facts come from, plain text", absent=None, want="text"))
+    text: str = field(default="", metadata=declared(Field("text"), "the note, in markdown (raw HTML is not kept)",
+                                        want="markdown"))
+    html: str = ""
     #: Event ranges [start, end) where the note shows; empty until bound to a history.
     spans: tuple[tuple[int, int], ...] = ()
 
@@ -169,6 +166,51 @@ class Note:
         return {"number": self.number, "title": self.title, "kind": self.kind, "date": self.date,
                 "source": self.source, "anchor": self.anchor.describe(), "html": self.html,
                 "spans": [list(s) for s in self.spans]}
+
+
+@dataclass(frozen=True)
+class AnnotationFile:
+    """The top level of an annotation file: its format, version and title, and its notes."""
+
+    format: str | None = field(default=None, metadata=declared(
+        Field("text", choices=(FORMAT,)), "what the file is", absent=None, want=repr(FORMAT)))
+    version: int | None = field(default=None, metadata=declared(
+        Field("int", VERSION, VERSION), "the format's version", absent=None,
+        want=f"{VERSION} (this medviz reads version {VERSION})"))
+    title: str | None = field(default=None, metadata=declared(
+        Field("text", empty=True), "the title of the page", absent=None, want="text"))
+    note: tuple[Any, ...] = field(default=(), metadata=declared(
+        Field("list", values=Field("table")), "the notes, each a [[note]] table", absent=(),
+        want="a list of [[note]] tables"))
+
+
+#: The keys of each part of an annotation file, from the declarations (docs/data-schema.md shows them).
+TOP_FIELDS = tuple(spec.key for _n, spec in specs(AnnotationFile))
+NOTE_FIELDS = tuple(spec.key for _n, spec in specs(Note))
+ANCHOR_FIELDS = tuple(spec.key for _n, spec in specs(Anchor))
+
+
+def _declared_problems(entry: Mapping[str, Any], cls: type, where: str, noun: str, label: str,
+                       skip: tuple[str, ...] = ()) -> list[str]:
+    """Unknown keys, missing needed keys and wrong values of ``entry`` by ``cls``'s declaration.
+
+    ``where`` names the entry ("note 3", or "" at the top level); ``label`` how a key is named
+    ("{}", "anchor.{}", "top-level '{}'").
+    """
+    at = f"{where}: " if where else ""
+    declared_ = list(specs(cls))
+    known = [spec.key for _n, spec in declared_]
+    problems = [f"{at}unknown {noun} {_show(k)} (known: {', '.join(known)})" for k in entry if k not in known]
+    for _name, spec in declared_:
+        if spec.key in skip:
+            continue
+        value = entry.get(spec.key)
+        blank = isinstance(value, str) and not value.strip()
+        if spec.absent is REQUIRED and (spec.key not in entry or blank):
+            problems.append(f"{at}{spec.key!r} is required ({spec.must_be})")
+        elif spec.key in entry and not spec.accepts(value):
+            problems.append(f"{at}{label.format(spec.key)} must be {spec.must_be}, not {_show(value)}")
+    return problems
 
 
 @dataclass(frozen=True)
@@ -215,22 +257,11 @@ def load_annotations(path: str | Path, history: Any = None) -> Annotations:
 def parse_annotations(text: str, source: str = "annotations", history: Any = None) -> Annotations:
     """Parse annotation TOML text (see :func:`load_annotations`)."""
     data = _toml(text, source)
-    problems: list[str] = []
-    for key in data:
-        if key not in TOP_FIELDS:
-            problems.append(f"unknown top-level field {_show(key)} (known: {', '.join(TOP_FIELDS)})")
-    if "format" in data and data["format"] != FORMAT:
-        problems.append(f"format is {_show(data['format'])}, expected {FORMAT!r}")
-    if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):
-        problems.append(f"version {_show(data['version'])} is not supported (this medviz reads version {VERSION})")
+    problems = _declared_problems(data, AnnotationFile, "", "top-level field", "top-level '{}'")
     title = data.get("title")
-    if title is not None and not isinstance(title, str):
-        problems.append(f"top-level 'title' must be text, not {_show(title)}")
-        title = None
+    title = title if isinstance(title, str) else None
     raw = data.get("note", [])
-    if not isinstance(raw, list):
-        problems.append(f"'note' must be a list of [[note]] tables, not {_show(raw)}")
-        raw = []
+    raw = raw if isinstance(raw, list) else []
     for i, entry in enumerate(raw, start=1):
         if not isinstance(entry, Mapping):
             problems.append(f"note {i}: must be a [[note]] table, not {_show(entry)}")
@@ -348,68 +379,37 @@ def _by_note(problems: list[str]) -> list[str]:
 def _parse_note(number: int, entry: Mapping[str, Any], problems: list[str]) -> Note | None:
     where = f"note {number}"
     start = len(problems)
-    for key in entry:
-        if key not in NOTE_FIELDS:
-            problems.append(f"{where}: unknown field {_show(key)} (known: {', '.join(NOTE_FIELDS)})")
-    title = entry.get("title")
-    if title is not None and not isinstance(title, str):
-        problems.append(f"{where}: title must be a line of text, not {_show(title)}")
-    elif not isinstance(title, str) or not title.strip():
-        problems.append(f"{where}: 'title' is required (a line of text)")
-    text = entry.get("text")
-    if text is not None and not isinstance(text, str):
-        problems.append(f"{where}: text must be markdown text, not {_show(text)}")
-    elif not isinstance(text, str) or not text.strip():
-        problems.append(f"{where}: 'text' is required (markdown)")
-    kind = entry.get("kind", "history")
-    if not isinstance(kind, str) or kind not in KINDS:
-        problems.append(f"{where}: kind must be one of {', '.join(KINDS)}, not {_show(kind)}")
-    date = entry.get("date")
-    if date is not None and (not isinstance(date, str) or not _YEAR.search(date)):
-        problems.append(f"{where}: date must be text with a year, e.g. \"30 Mar 1282\", not {_show(date)}")
-    source = entry.get("source")
-    if source is not None and not isinstance(source, str):
-        problems.append(f"{where}: source must be text, not {_show(source)}")
+    problems += _declared_problems(entry, Note, where, "field", "{}", skip=("anchor",))
     anchor = _parse_anchor(where, entry.get("anchor"), problems)
     if anchor is None:
         return None
     # Even a note with other problems goes on to anchor resolution, so every problem is reported.
     ok = len(problems) == start
+    title, kind, text = entry.get("title"), entry.get("kind", "history"), entry.get("text")
+    date, source = entry.get("date"), entry.get("source")
     text = text if isinstance(text, str) else ""
-    return Note(number, title.strip() if isinstance(title, str) else "", kind if isinstance(kind, str) else "", text,
-                render_markdown(text) if ok else "", anchor,
-                date.strip() if isinstance(date, str) else None,
-                source.strip() if isinstance(source, str) else None)
+    return Note(number, anchor, title.strip() if isinstance(title, str) else "",
+                date.strip() if isinstance(date, str) else None, kind if isinstance(kind, str) else "",
+                source.strip() if isinstance(source, str) else None, text, render_markdown(text) if ok else "")
 
 
 def _parse_anchor(where: str, raw: Any, problems: list[str]) -> Anchor | None:
-    example = 'e.g. anchor = {turn = 1, phase = "politics"} or {event = 12} or {roll = "<roll id>"}'
+    anchor = next(spec for _n, spec in specs(Note) if spec.key == "anchor")
     if raw is None:
-        problems.append(f"{where}: 'anchor' is required ({example})")
+        problems.append(f"{where}: 'anchor' is required ({anchor.must_be})")
         return None
     if not isinstance(raw, Mapping):
-        problems.append(f"{where}: anchor must be a table ({example}), not {_show(raw)}")
+        problems.append(f"{where}: anchor must be {anchor.must_be}, not {_show(raw)}")
         return None
     n = len(problems)
-    for key in raw:
-        if key not in ANCHOR_FIELDS:
-            problems.append(f"{where}: unknown anchor field {_show(key)} (known: {', '.join(ANCHOR_FIELDS)})")
+    problems += _declared_problems(raw, Anchor, where, "anchor field", "anchor.{}")
     points = [k for k in ("event", "roll", "decision") if k in raw]
     spans = [k for k in ("turn", "phase") if k in raw]
     if not points and not spans:
-        problems.append(f"{where}: empty anchor ({example})")
+        problems.append(f"{where}: empty anchor ({_ANCHOR_EXAMPLE})")
     elif len(points) > 1 or (points and spans):
         problems.append(f"{where}: anchor mixes {' and '.join(points + spans)}; give one of event, roll, "
                         "decision, or a turn and/or phase")
-    ev = raw.get("event")
-    if "event" in raw and (type(ev) is not int or not 0 <= ev <= MAX_NUMBER):
-        problems.append(f"{where}: anchor.event must be an event number from 0 to {MAX_NUMBER}, not {_show(ev)}")
-    for key in ("roll", "decision", "phase"):
-        if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
-            problems.append(f"{where}: anchor.{key} must be a non-empty id, not {_show(raw[key])}")
-    turn = raw.get("turn")
-    if "turn" in raw and (type(turn) is not int or not 1 <= turn <= MAX_NUMBER):
-        problems.append(f"{where}: anchor.turn must be a turn number from 1 to {MAX_NUMBER}, not {_show(turn)}")
     if len(problems) > n:
         return None
     return Anchor(**{k: raw[k] for k in ANCHOR_FIELDS if k in raw})

@@ -202,9 +202,9 @@ def _num(x: float | None) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value) if isinstance(value, (str, int, float, bool)) else f"a {type(value).__name__}"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**20:
-        return "a huge number"
+        return "a huge number"  # before repr: an integer of thousands of digits has none
+    text = repr(value) if isinstance(value, (str, int, float, bool)) else f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -22,10 +22,10 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from medviz.rules.datafiles import PROVENANCE_KEYS, Field
+from medviz.rules.datafiles import PROVENANCE_KEYS, Field, entry_problems, tables_problems
 
-__all__ = ["REQUIRED", "Column", "Spec", "Table", "declared", "file_fields", "read_declared", "schema_markdown",
-           "specs"]
+__all__ = ["REQUIRED", "Column", "Spec", "Table", "build_checked", "declared", "declared_problems", "file_fields",
+           "missing_problems", "read_declared", "schema_markdown", "specs"]
 
 
 class _Required:
@@ -52,16 +52,31 @@ class Spec:
     read: Callable[[Any, Spec], Any] | None = None
     #: Further file keys this attribute is made of (e.g. a city's longitude and latitude).
     also: Mapping[str, Field] = dataclasses.field(default_factory=dict)
+    #: What a wrong value is told it must be, in the file's words ("an event number from 0"); default: the field's kind.
+    want: str = ""
+    #: A further test a value of the right kind must pass (a date must name a year).
+    check: Callable[[Any], bool] | None = None
+
+    @property
+    def must_be(self) -> str:
+        """What a value must be, in words."""
+        return self.want or describe_field(self.field)
+
+    def accepts(self, value: Any) -> bool:
+        """True when ``value`` is of the field's kind, in its range and choices, and passes ``check``."""
+        return not self.field.problems(value, self.key) and (self.check is None or bool(self.check(value)))
 
 
 def declared(field: Field, doc: str, *, key: str | None = None, absent: Any = REQUIRED,
              read: Callable[[Any, Spec], Any] | None = None,
-             also: Mapping[str, Field] | None = None) -> dict[str, Any]:
+             also: Mapping[str, Field] | None = None, want: str = "",
+             check: Callable[[Any], bool] | None = None) -> dict[str, Any]:
     """The metadata of a dataclass field read from the data file's ``key`` (default: its name).
 
     Use: ``name: str = field(metadata=declared(Field("text"), "the power's name"))``.
     """
-    spec = {"field": field, "key": key, "absent": absent, "doc": doc, "read": read, "also": dict(also or {})}
+    spec = {"field": field, "key": key, "absent": absent, "doc": doc, "read": read, "also": dict(also or {}),
+            "want": want, "check": check}
     return {_META: spec}
 
 
@@ -71,7 +86,7 @@ def specs(cls: type) -> Iterator[tuple[str, Spec]]:
         meta = f.metadata.get(_META)
         if meta is not None:
             yield f.name, Spec(meta["field"], meta["key"] or f.name, meta["absent"], meta["doc"], meta["read"],
-                               meta["also"])
+                               meta["also"], meta["want"], meta["check"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,6 +115,64 @@ def file_fields(declaration: type | Table) -> dict[str, Field]:
         out[spec.key] = spec.field
         out.update(spec.also)
     return out
+
+
+def needed_keys(declaration: type | Table) -> tuple[str, ...]:
+    """The file keys every entry must give (declared ``REQUIRED``, or a required column)."""
+    if isinstance(declaration, Table):
+        return tuple(k for k, c in declaration.columns.items() if c.required)
+    return tuple(spec.key for _name, spec in specs(declaration) if spec.absent is REQUIRED)
+
+
+def missing_problems(entry: Mapping[str, Any], declaration: type | Table, where: str) -> list[str]:
+    """A problem for each key the declaration needs that ``entry`` lacks (``where`` names the entry)."""
+    return [f"{where}: missing field {k!r}" for k in needed_keys(declaration) if k not in entry]
+
+
+def declared_problems(raw: Mapping[str, Any], tables: Mapping[str, type | Table], origin: str, *,
+                      sections: Mapping[str, type | Table] | None = None) -> list[str]:
+    """Every problem of a parsed data file whose tables are declared: values no history could keep,
+    unknown and missing tables, each entry's keys against its declaration (types, ranges, needed
+    keys) and provenance on every entry. ``tables`` are arrays of tables ``[[name]]``; ``sections``
+    plain tables ``[name]`` checked as one entry each."""
+    sections = dict(sections or {})
+    problems = tables_problems(raw, {t: file_fields(d) for t, d in tables.items()}, origin, extra=tuple(sections))
+    for table, decl in tables.items():
+        entries = raw.get(table)
+        for i, e in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(e, dict):
+                name = e.get("id")
+                label = repr(name) if isinstance(name, str) and len(name) <= 80 else f"#{i + 1}"
+                problems += missing_problems(e, decl, f"{origin} [[{table}]] entry {label}")
+    for section, decl in sections.items():
+        where = f"{origin} [{section}]"
+        value = raw.get(section)
+        if not isinstance(value, dict):
+            problems.append(f"{where}: missing table [{section}]" if value is None else f"{where}: must be a table")
+            continue
+        problems += entry_problems(value, file_fields(decl), where)
+        problems += missing_problems(value, decl, where)
+        if not any(isinstance(value.get(k), str) and value[k].strip() for k in PROVENANCE_KEYS):
+            problems.append(f"{where}: entry has no provenance (rule or reconstructed)")
+    return problems
+
+
+def build_checked(cls: type, entry: Mapping[str, Any], **given: Any) -> Any:
+    """Build ``cls`` from an entry that ``declared_problems`` found sound: each declared attribute is
+    the file's value (a list as a tuple, or as the declared default's type), or its default when the
+    key is absent; attributes not read from the file come in ``given`` (id, provenance)."""
+    values = dict(given)
+    for name, spec in specs(cls):
+        if spec.read is not None:
+            values[name] = spec.read(entry, spec)
+        elif spec.key not in entry:
+            values[name] = spec.absent
+        elif isinstance(entry[spec.key], list):
+            values[name] = type(spec.absent)(entry[spec.key]) if isinstance(spec.absent, (tuple, frozenset)) \
+                else tuple(entry[spec.key])
+        else:
+            values[name] = entry[spec.key]
+    return cls(**values)
 
 
 def read_declared(cls: type, entry: Any, **given: Any) -> Any:
@@ -178,11 +251,16 @@ def _row(key: str, f: Field, needed: str, doc: str) -> str:
     return f"| `{key}` | {_cell(describe_field(f))}{_cell(why)} | {needed} | {_cell(doc)} |"
 
 
-def schema_markdown(title: str, declaration: type | Table, *, id_doc: str = "the entry's id") -> str:
-    """The field reference of one table as markdown (generated: never edit the output by hand)."""
+def schema_markdown(title: str, declaration: type | Table, *, id_doc: str | None = "the entry's id",
+                    provenance: bool = True) -> str:
+    """The field reference of one table as markdown (generated: never edit the output by hand).
+
+    ``id_doc=None``: the entries have no ``id`` key (a section, or a table keyed by a declared key).
+    """
     doc = declaration.doc if isinstance(declaration, Table) else (declaration.__doc__ or "").strip().splitlines()[0]
-    lines = [f"### `{title}`", "", doc, "", "| key | holds | needed | meaning |", "|---|---|---|---|",
-             f"| `id` | text | yes | {_cell(id_doc)} |"]
+    lines = [f"### `{title}`", "", doc, "", "| key | holds | needed | meaning |", "|---|---|---|---|"]
+    if id_doc is not None:
+        lines.append(f"| `id` | text | yes | {_cell(id_doc)} |")
     if isinstance(declaration, Table):
         for key, col in declaration.columns.items():
             lines.append(_row(key, col.field, "yes" if col.required else "no", col.doc))
@@ -197,7 +275,8 @@ def schema_markdown(title: str, declaration: type | Table, *, id_doc: str = "the
             lines.append(_row(spec.key, spec.field, needed, spec.doc))
             for key, f in spec.also.items():
                 lines.append(_row(key, f, needed, spec.doc))
-    lines.append(f"| `{'`, `'.join(PROVENANCE_KEYS)}` | text | one of them | provenance: a rule citation, or why "
-                 "the datum was reconstructed (a ruling, a source) |")
+    if provenance:
+        lines.append(f"| `{'`, `'.join(PROVENANCE_KEYS)}` | text | one of them | provenance: a rule citation, or why "
+                     "the datum was reconstructed (a ruling, a source) |")
     return "\n".join(lines) + "\n"
 

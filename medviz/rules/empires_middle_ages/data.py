@@ -20,8 +20,8 @@ from medviz.rules.datafiles import (
     Field,
     load_toml,
     patched_tables,
-    tables_problems,
 )
+from medviz.rules.schema import Column, Table, declared_problems
 
 DATA = Path(__file__).parent / "data"
 ENDEAVOURS = ("conquest", "pillage", "diplomacy", "fortification", "ruling")
@@ -30,13 +30,30 @@ RESULT_CODES = {"conquest": ("C",), "pillage": ("-1>", "-1<", "G"), "diplomacy":
                 "fortification": ("F", "-1<"), "ruling": ("+1>", "-1<")}
 _CODE_RE = re.compile(r"^(C|T|G|F|T/C\((-?\d{1,2}) ?>\)|([+-]1)\((?:(-?\d{1,2}) ?>|< ?(-?\d{1,2}))\))$")
 
-SCHEMA = {"plunder_gold": {"gold": Field("int", lo=0, hi=100)},
-          "modifier": {"rating": Field("int", lo=-50, hi=50)},
-          "constant": {"value": Field("int", lo=-50, hi=100)}}
-CARD_SCHEMA = {e: Field("texts") for e in ENDEAVOURS}
-TABLE_SCHEMA = {"rv_min": Field("int", lo=-100, hi=100), "rv_max": Field("int", lo=-100, hi=100),
-                "unrest": Field("list", values=Field("int", lo=2, hi=12)),
-                "rebellion": Field("list", values=Field("int", lo=2, hi=12))}
+#: The tables of ``data/rules.toml``, declared once (checks and docs/data-schema.md).
+DECLARED: Mapping[str, Table] = {
+    "plunder_gold": Table("Gold a pillage earns on each face of the die (11.3); `id` is the face 1..6.", {
+        "gold": Column(Field("int", lo=0, hi=100), "gold earned")}),
+    "modifier": Table("A modifier to an endeavour's effectiveness rating.", {
+        "rating": Column(Field("int", lo=-50, hi=50), "what it adds to the rating")}),
+    "constant": Table("A number the rules state.", {
+        "value": Column(Field("int", lo=-50, hi=100), "the number")}),
+}
+#: The tables of a user's year-card file (``data/sample_year_cards.toml`` shows one), declared once.
+CARD_DECLARED: Mapping[str, Table] = {
+    "card": Table("One year card: for each endeavour, the result codes it lists (10.3-15.2; absent: none).", {
+        e: Column(Field("texts"), f"{e} results: codes such as C, T, T/C(6>), -1(4>), -1(<2), G, F, +1(5>)",
+                  required=False) for e in ENDEAVOURS}),
+    "unrest_rebellion": Table("A row of the Unrest & Rebellion Table (16.1): rebellion values and their 2d6 totals.", {
+        "rv_min": Column(Field("int", lo=-100, hi=100), "the lowest rebellion value of the row"),
+        "rv_max": Column(Field("int", lo=-100, hi=100), "the highest rebellion value of the row"),
+        "unrest": Column(Field("list", values=Field("int", lo=2, hi=12)), "2d6 totals that give unrest",
+                         required=False),
+        "rebellion": Column(Field("list", values=Field("int", lo=2, hi=12)), "2d6 totals that give rebellion",
+                            required=False)}),
+}
+#: The tables an override file may hold.
+SCHEMA = tuple(DECLARED)
 
 
 @dataclass(frozen=True)
@@ -96,13 +113,9 @@ class Rules:
     constants: Mapping[str, int]
 
 
-def _check(raw: Mapping[str, Any], schema: Mapping[str, Mapping[str, Field]], origin: str) -> list[str]:
-    return tables_problems(raw, schema, origin)
-
-
 def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:
     """Validate and build the fragment's numbers."""
-    problems = _check(raw, SCHEMA, origin)
+    problems = declared_problems(raw, DECLARED, origin)
     if not problems:
         faces = sorted(str(e["id"]) for e in raw["plunder_gold"])
         if faces != [str(f) for f in range(1, 7)]:
@@ -129,7 +142,7 @@ def load_rules(override: str | Path | Mapping[str, Any] | None = None) -> Rules:
 
 def build_cards(raw: Mapping[str, Any], origin: str) -> Cards:
     """Validate a year-card file (schema in ``sample_year_cards.toml``) and parse its codes."""
-    problems = _check(raw, {"card": CARD_SCHEMA, "unrest_rebellion": TABLE_SCHEMA}, origin)
+    problems = declared_problems(raw, CARD_DECLARED, origin)
     cards: dict[str, dict[str, tuple[Result, ...]]] = {}
     table = []
     if not problems:
@@ -150,7 +163,7 @@ def build_cards(raw: Mapping[str, Any], origin: str) -> Cards:
                 parsed[end] = tuple(got)
             cards[e["id"]] = parsed
         for e in raw["unrest_rebellion"]:
-            if not {"rv_min", "rv_max"} <= set(e) or e["rv_min"] > e["rv_max"]:
+            if e["rv_min"] > e["rv_max"]:
                 problems.append(f"{origin} [[unrest_rebellion]] {e['id']!r}: needs rv_min <= rv_max")
                 continue
             un, reb = frozenset(e.get("unrest", [])), frozenset(e.get("rebellion", []))

@@ -8,7 +8,7 @@ fields, new ids are added; every problem is reported at once in one ``DataError`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,25 +19,15 @@ from medviz.rules.datafiles import (
     Field,
     load_toml,
     patched_tables,
-    tables_problems,
 )
+from medviz.rules.schema import Column, Table, build_checked, declared, declared_problems
 
 DATA = Path(__file__).parent / "data" / "rules.toml"
 RESOURCES = ("food", "gold", "wood")
 _DICE = Field("int", lo=0, hi=20)
 _AMOUNT = Field("int", lo=0, hi=100)
 
-SCHEMA: dict[str, dict[str, Field]] = {
-    "capital": {"name": Field("text"), "attack": Field("int", lo=1, hi=20), "defence": Field("int", lo=1, hi=20),
-                "supports_army": Field("bool"), "ability": Field("text")},
-    "territory": {"dice": _DICE, "city_dice": _DICE},
-    "cost": {r: _AMOUNT for r in RESOURCES},
-    "upkeep": {"resource": Field("text", choices=RESOURCES), "free": _AMOUNT},
-    "victory": {r: _AMOUNT for r in RESOURCES},
-    "trade_control": {"cities": Field("int", lo=1, hi=100)},
-}
-REQUIRED = {"capital": ("name", "attack", "defence", "supports_army"), "territory": ("dice",),
-            "upkeep": ("resource", "free"), "victory": RESOURCES, "trade_control": ("cities",)}
+_ATTACK = Field("int", lo=1, hi=20, why="dice")
 
 
 @dataclass(frozen=True)
@@ -45,10 +35,32 @@ class Capital:
     """A capital card: attack and defence dice (rule 3), whether it supports an army (rules 5, 6)."""
 
     id: str
-    name: str
-    attack: int
-    defence: int
-    supports_army: bool
+    name: str = field(metadata=declared(Field("text"), "the capital's name"))
+    attack: int = field(metadata=declared(_ATTACK, "dice it rolls attacking (rule 3)"))
+    defence: int = field(metadata=declared(_ATTACK, "dice it rolls defending (rule 3)"))
+    supports_army: bool = field(metadata=declared(Field("bool"), "does it support an army (rules 5, 6)"))
+    ability: str | None = field(default=None, metadata=declared(Field("text"), "its card's ability, in words",
+                                                                absent=None))
+
+
+#: Every table of ``data/rules.toml``, declared once (checks, builder and docs/data-schema.md).
+DECLARED: Mapping[str, type | Table] = {
+    "capital": Capital,
+    "territory": Table("The defence dice of a kind of territory (rules 18-21, 23, 56).", {
+        "dice": Column(_DICE, "defence dice"),
+        "city_dice": Column(_DICE, "defence dice with a city", required=False)}),
+    "cost": Table("What something costs to build or buy, by resource (absent: 0).", {
+        r: Column(_AMOUNT, f"{r} it costs", required=False) for r in RESOURCES}),
+    "upkeep": Table("What a kind of unit costs to keep, and how many are kept free.", {
+        "resource": Column(Field("text", choices=RESOURCES), "the resource it is paid in"),
+        "free": Column(_AMOUNT, "how many are kept free")}),
+    "victory": Table("What a player needs to win; `id` is the number of players (2..6).", {
+        r: Column(_AMOUNT, f"{r} needed") for r in RESOURCES}),
+    "trade_control": Table("How many cities control trade.", {
+        "cities": Column(Field("int", lo=1, hi=100), "cities needed")}),
+}
+#: The tables an override file may hold.
+SCHEMA = tuple(DECLARED)
 
 
 @dataclass(frozen=True)
@@ -66,20 +78,13 @@ class Rules:
 
 def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:
     """Validate parsed data (every problem collected) and build ``Rules``."""
-    problems = tables_problems(raw, SCHEMA, origin)
-    for table in SCHEMA:
-        entries = raw.get(table)
-        for e in entries if isinstance(entries, list) else []:
-            if isinstance(e, dict):
-                problems += [f"{origin} [[{table}]] {e.get('id')!r}: missing field {k!r}"
-                             for k in REQUIRED.get(table, ()) if k not in e]
+    problems = declared_problems(raw, DECLARED, origin)
     for e in raw.get("victory", []) if isinstance(raw.get("victory"), list) else []:
         if isinstance(e, dict) and not (str(e.get("id", "")).isdigit() and 2 <= int(e["id"]) <= 6):
-            problems.append(f"{origin} [[victory]] {e.get('id')!r}: id must be a player count 2..6")
+            problems.append(f"{origin} [[victory]] entry {e.get('id')!r}: id must be a player count 2..6")
     if problems:
         raise DataError(problems, origin)
-    capitals = {e["id"]: Capital(e["id"], e["name"], e["attack"], e["defence"], e["supports_army"])
-                for e in raw["capital"]}
+    capitals = {e["id"]: build_checked(Capital, e, id=e["id"]) for e in raw["capital"]}
     territories = {e["id"]: {k: e[k] for k in ("dice", "city_dice") if k in e} for e in raw["territory"]}
     costs = {e["id"]: {r: e.get(r, 0) for r in RESOURCES} for e in raw["cost"]}
     upkeep = {e["id"]: (e["resource"], e["free"]) for e in raw["upkeep"]}

@@ -15,7 +15,7 @@ from medviz.engine.definition import DefinedRuleset, GameDefinition
 from medviz.engine.errors import MalformedInput, MedvizError
 from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, PhaseEvent, ReportEvent, RollEvent
 from medviz.engine.game import Context, Task
-from medviz.engine.policy import DecisionPoint, Policy, option_key
+from medviz.engine.policy import DecisionPoint, Policy
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.datafiles import load_toml
 from medviz.rules.medempires import combat
@@ -55,7 +55,7 @@ def describe(event: Event, pair: DataPair | None = None) -> str:
     if isinstance(event, DecisionEvent):
         how = {"forced": " (only choice)", "recorded": " (as recorded)"}.get(event.source, "")
         question = (event.prompt or event.decision.rsplit("/", 1)[-1]).rstrip("?")
-        from medviz.rules.medempires.game.describe import describe_choice
+        from medviz.rules.medempires.game.options import describe_choice
 
         choice = describe_choice(event.choice, pair)
         return f"{who} — {question}: {choice}{how}"
@@ -245,11 +245,11 @@ class MedEmpires(DefinedRuleset):
 
     def describe_option(self, point: DecisionPoint, option: Any) -> str:
         """An option in words (a typed option's words), with the game's own map and data (override files)."""
-        from medviz.rules.medempires.game.describe import describe_choice
+        from medviz.rules.medempires.game.options import describe_choice
 
         if not isinstance(point.state, GameState):
             return super().describe_option(point, option)
-        return describe_choice(option_key(option), point.state.data_pair)
+        return describe_choice(option, point.state.data_pair)
 
     def turn_label(self, scenario: str, turn: int) -> str:
         """``GT2 (1291-1300)``: a game turn with the years it stands for (the scenario's turn_years); GT0: set-up."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -26,6 +26,7 @@ from medviz.rules.datafiles import (
     plain_value_problems,
     table_problems,
 )
+from medviz.rules.schema import Column, Spec, Table, build_checked, declared, file_fields, missing_problems
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -55,27 +56,16 @@ CONSTANTS = ("hand_size", "attack_cost", "attacks_per_turn", "attacks_after_map_
              "whole_power_bonus", "powers_table_rerolls")
 
 _TEXT = Field("text")
-SCHEMAS: Mapping[str, Mapping[str, Field]] = MappingProxyType({
-    "power": {"code": _TEXT, "name": _TEXT, "religion": Field("text", choices=RELIGIONS),
-              "start": Field("int", lo=0, hi=99), "army": Field("int", lo=-5, hi=9), "navy": Field("int|text"),
-              "ruler": Field("text", choices=RULERS), "draft": Field("bool"), "mercenary": Field("bool"),
-              "tags": Field("table", keys=("religion", "start", "army", "navy", "ruler"),
-                            values=Field("text", choices=TAGS))},
-    "province": {"power": Field("text", empty=True), "card": Field("text", choices=MAP_CARDS),
-                 "income": Field("int", lo=0, hi=20), "name": _TEXT, "island": Field("bool"),
-                 "koc_target": Field("bool"), "home_at_start": _TEXT, "uncontrollable": Field("bool")},
-    "border": {"a": _TEXT, "b": _TEXT},
-    "card": {"start": Field("bool"), "mdr": Field("int", lo=0, hi=12), "x0": Field("number"), "x1": Field("number"),
-             "y0": Field("number"), "y1": Field("number")},
-    "sea": {"card": Field("text", choices=MAP_CARDS), "name": _TEXT, "coasts": Field("texts", lo=1)},
-    "sea_link": {"a": _TEXT, "b": _TEXT},
-    "powers_roll": {"roll": Field("int", lo=11, hi=66), "power": _TEXT},
-    "leader_roll": {"lo": Field("int", lo=1, hi=6), "hi": Field("int", lo=1, hi=6),
-                    "ruler": Field("text", choices=RULERS)},
-    "action_card": {"kind": Field("text", choices=CARD_KINDS), "count": Field("int", lo=0, hi=64),
-                    "mandatory": Field("bool"), "names": Field("texts")},
-    "constant": {"value": Field("int", lo=0, hi=1000)},
-})
+_FLAG = Field("bool")
+
+
+def _navy(entry: Mapping[str, Any], spec: Spec) -> int | None:
+    value = entry[spec.key]
+    return None if value == "no" else int(value)
+
+
+def _tags(entry: Mapping[str, Any], spec: Spec) -> Mapping[str, str]:
+    return MappingProxyType(dict(entry.get(spec.key, {})))
 
 
 @dataclass(frozen=True)
@@ -83,16 +73,21 @@ class Power:
     """One Power card (4.1): start Fl, army and navy DRMs, religion, starting ruler."""
 
     id: str
-    code: str
-    name: str
-    religion: str
-    start: int
-    army: int
+    code: str = field(metadata=declared(_TEXT, "the Power's code on the map (reference §1.3)"))
+    name: str = field(metadata=declared(_TEXT, "the Power's name"))
+    religion: str = field(metadata=declared(Field("text", choices=RELIGIONS), "its religion (4.6)"))
+    start: int = field(metadata=declared(Field("int", lo=0, hi=99), "Start Fl (4.4)"))
+    army: int = field(metadata=declared(Field("int", lo=-5, hi=9), "Base Army Strength DRM (9.1)"))
     #: Naval DRM; None: "Navy = No", never uses Naval Transport (10.1).
-    navy: int | None
-    ruler: str
-    draft: bool
-    mercenary: bool
+    navy: int | None = field(metadata=declared(Field("int|text"), 'Naval DRM, or "no": never uses Naval Transport '
+                                               "(10.1)", read=_navy))
+    ruler: str = field(metadata=declared(Field("text", choices=RULERS), "its starting ruler (4.5)"))
+    draft: bool = field(metadata=declared(_FLAG, "selectable at the start (false: the six of 2.2)", absent=True))
+    mercenary: bool = field(metadata=declared(_FLAG, "may provide Mercenaries (11.0)", absent=False))
+    #: The reference's tag of each value: T, T* (the text), S (a source), P (a proposal).
+    tags: Mapping[str, str] = field(metadata=declared(
+        Field("table", keys=("religion", "start", "army", "navy", "ruler"), values=Field("text", choices=TAGS)),
+        "the reference's tag (T, T*, S, P) of religion, start, army, navy and ruler", absent={}, read=_tags))
 
 
 @dataclass(frozen=True)
@@ -100,14 +95,15 @@ class Province:
     """A Power's part on one map card (4.1), or Sardinia/Corsica, or the Papal States."""
 
     id: str
-    power: str
-    card: str
-    income: int
-    name: str
-    island: bool
-    koc_target: bool
-    home_at_start: str
-    uncontrollable: bool
+    power: str = field(metadata=declared(Field("text", empty=True), "the Power printed on it (empty: none)"))
+    card: str = field(metadata=declared(Field("text", choices=MAP_CARDS), "the map card it is on (1.2)"))
+    income: int = field(metadata=declared(Field("int", lo=0, hi=20), "its Fl income and VPs (3.4, 12.0)"))
+    name: str = field(metadata=declared(_TEXT, "the province's name"))
+    island: bool = field(metadata=declared(_FLAG, "is it an island", absent=False))
+    koc_target: bool = field(metadata=declared(_FLAG, "may the Knights of Christ target it", absent=False))
+    home_at_start: str = field(metadata=declared(_TEXT, "the Power holding it at the start, if not its own",
+                                                 absent=""))
+    uncontrollable: bool = field(metadata=declared(_FLAG, "can nobody control it", absent=False))
 
 
 @dataclass(frozen=True)
@@ -115,12 +111,13 @@ class MapCard:
     """One map card: its place in the display, whether it starts displayed, its MDR (5.2)."""
 
     id: str
-    start: bool
-    mdr: int | None
-    x0: float
-    x1: float
-    y0: float
-    y1: float
+    start: bool = field(metadata=declared(_FLAG, "is it displayed at the start (2.1)"))
+    mdr: int | None = field(metadata=declared(Field("int", lo=0, hi=12), "its Mongol die roll (5.2; A and B cards: "
+                                              "none)", absent=None))
+    x0: float = field(metadata=declared(Field("number"), "its west edge in the display"))
+    x1: float = field(metadata=declared(Field("number"), "its east edge in the display"))
+    y0: float = field(metadata=declared(Field("number"), "its north edge in the display"))
+    y1: float = field(metadata=declared(Field("number"), "its south edge in the display"))
 
 
 @dataclass(frozen=True)
@@ -128,9 +125,34 @@ class Sea:
     """A Naval Area (10.4) and the provinces on its coast (10.2)."""
 
     id: str
-    card: str
-    name: str
-    coasts: tuple[str, ...]
+    card: str = field(metadata=declared(Field("text", choices=MAP_CARDS), "the map card it is on"))
+    name: str = field(metadata=declared(_TEXT, "the Naval Area's name"))
+    coasts: tuple[str, ...] = field(metadata=declared(Field("texts", lo=1), "the provinces on its coast (10.2)"))
+
+
+_PAIR = {"a": Column(_TEXT, "one end"), "b": Column(_TEXT, "the other end")}
+#: Every table of the data files, declared once (checks, builder and docs/data-schema.md).
+DECLARED: Mapping[str, type | Table] = MappingProxyType({
+    "power": Power,
+    "province": Province,
+    "border": Table("Two provinces that border each other (1.2).", _PAIR),
+    "card": MapCard,
+    "sea": Sea,
+    "sea_link": Table("Two Naval Areas that link (10.4).", _PAIR),
+    "powers_roll": Table("One entry of the Powers Table (1.6): a 2d6 roll read red then white, and its Power.", {
+        "roll": Column(Field("int", lo=11, hi=66), "the roll, 11..66"), "power": Column(_TEXT, "the Power")}),
+    "leader_roll": Table("A row of the Leader Table (4.5): the die faces that give a ruler.", {
+        "lo": Column(Field("int", lo=1, hi=6), "the lowest face"), "hi": Column(Field("int", lo=1, hi=6), "the highest face"),
+        "ruler": Column(Field("text", choices=RULERS), "the ruler they give")}),
+    "action_card": Table("A kind of additional Action Card (1.0) and how many there are.", {
+        "kind": Column(Field("text", choices=CARD_KINDS), "the kind"),
+        "count": Column(Field("int", lo=0, hi=64), "how many"),
+        "mandatory": Column(_FLAG, "must it be played when drawn", required=False),
+        "names": Column(Field("texts"), "each card's name (as many as count)", required=False)}),
+    "constant": Table("A number the rules state.", {"value": Column(Field("int", lo=0, hi=1000), "the number")}),
+})
+#: What each field of each table may hold, from ``DECLARED``.
+SCHEMAS: Mapping[str, Mapping[str, Field]] = MappingProxyType({t: file_fields(d) for t, d in DECLARED.items()})
 
 
 @dataclass(frozen=True)
@@ -270,7 +292,11 @@ def validate(tables: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{where}: missing")
                 continue
             problems += table_problems(entries, SCHEMAS[name], where)
+            key = FILES[fname][name]
             for i, e in enumerate(entries):
+                if isinstance(e, dict):
+                    label = repr(e[key]) if key is not None and key in e else f"#{i + 1}"
+                    problems += missing_problems(e, DECLARED[name], f"{where} entry {label}")
                 if isinstance(e, dict) and not has_provenance(e):
                     problems.append(f"{where}: entry {e.get('id', e.get('kind', e.get('roll', f'#{i + 1}')))!r} "
                                     f"has no provenance (rule, reconstructed, ruling or source)")
@@ -288,9 +314,6 @@ def validate(tables: Mapping[str, Any]) -> list[str]:
                 problems.append(f"[[{name}]]: {key} {e[key]!r} appears twice")
             seen.add(e[key])
     for p in powers.values():
-        for f in ("code", "name", "religion", "start", "army", "navy", "ruler"):
-            if f not in p:
-                problems.append(f"power {p['id']!r}: missing {f!r}")
         if isinstance(p.get("navy"), str) and p["navy"] != "no":
             problems.append(f"power {p['id']!r}: navy must be a whole number or \"no\" (10.1), not {p['navy']!r}")
         missing = {"religion", "start", "army", "navy", "ruler"} - set(p.get("tags", {}))
@@ -308,9 +331,6 @@ def validate(tables: Mapping[str, Any]) -> list[str]:
             problems.append(f"province {k!r}: unknown power {v['power']!r}")
         if v.get("home_at_start") and v["home_at_start"] not in powers:
             problems.append(f"province {k!r}: unknown home_at_start power {v['home_at_start']!r}")
-        for f in ("power", "card", "income", "name"):
-            if f not in v:
-                problems.append(f"province {k!r}: missing {f!r}")
     for e in tables["border"]:
         for end in ("a", "b"):
             if e.get(end) not in provinces:
@@ -323,10 +343,7 @@ def validate(tables: Mapping[str, Any]) -> list[str]:
     if starts != sorted(START_CARDS):
         problems.append(f"the cards displayed at start must be those of 2.1, not {starts}")
     for k, c in cards.items():
-        for f in ("x0", "x1", "y0", "y1"):
-            if f not in c:
-                problems.append(f"card {k!r}: missing {f!r}")
-        if all(f in c for f in ("x0", "x1", "y0", "y1")) and (c["x1"] <= c["x0"] or c["y1"] <= c["y0"]):
+        if c["x1"] <= c["x0"] or c["y1"] <= c["y0"]:
             problems.append(f"card {k!r}: an empty rectangle")
         if (k[1] in "AB") and "mdr" in c:
             problems.append(f"card {k!r}: A and B cards are Mongol-proof (5.2) and have no MDR")
@@ -374,19 +391,14 @@ def validate(tables: Mapping[str, Any]) -> list[str]:
 
 def build(tables: Mapping[str, Any], label: str = "shipped data") -> GameData:
     """Freeze validated raw tables into ``GameData``."""
-    powers = {e["id"]: Power(e["id"], e["code"], e["name"], e["religion"], e["start"], e["army"],
-                             None if e["navy"] == "no" else e["navy"], e["ruler"], e.get("draft", True),
-                             e.get("mercenary", False)) for e in tables["power"]}
-    provinces = {e["id"]: Province(e["id"], e["power"], e["card"], e["income"], e["name"], e.get("island", False),
-                                   e.get("koc_target", False), e.get("home_at_start", ""),
-                                   e.get("uncontrollable", False)) for e in tables["province"]}
+    powers = {e["id"]: build_checked(Power, e, id=e["id"]) for e in tables["power"]}
+    provinces = {e["id"]: build_checked(Province, e, id=e["id"]) for e in tables["province"]}
     borders: dict[str, set[str]] = {p: set() for p in provinces}
     for e in tables["border"]:
         borders[e["a"]].add(e["b"])
         borders[e["b"]].add(e["a"])
-    cards = {e["id"]: MapCard(e["id"], e["start"], e.get("mdr"), e["x0"], e["x1"], e["y0"], e["y1"])
-             for e in tables["card"]}
-    seas = {e["id"]: Sea(e["id"], e["card"], e["name"], tuple(e["coasts"])) for e in tables["sea"]}
+    cards = {e["id"]: build_checked(MapCard, e, id=e["id"]) for e in tables["card"]}
+    seas = {e["id"]: build_checked(Sea, e, id=e["id"]) for e in tables["sea"]}
     links: dict[str, set[str]] = {s: set() for s in seas}
     for e in tables["sea_link"]:
         links[e["a"]].add(e["b"])

@@ -8,7 +8,7 @@ the result, collecting every problem into one ``DataError``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,40 +17,21 @@ from medviz.engine.errors import DataError
 from medviz.rules.datafiles import (
     MAX_OVERRIDE_BYTES,
     Field,
-    check_provenance,
-    entry_problems,
     load_toml,
     patched_tables,
     plain_value_problems,
-    tables_problems,
 )
+from medviz.rules.schema import Column, Spec, Table, build_checked, declared, declared_problems
 
 DATA = Path(__file__).parent / "data" / "rules.toml"
 
 DOMAINS = ("land", "sea")
+_FACE = Field("int", lo=1, hi=6, why="a face of a d6")
+_MARKS = Field("int", lo=0, hi=10_000, why="marks")
 
-SCHEMA: dict[str, dict[str, Field]] = {
-    "unit_class": {
-        "name": Field("text"), "domain": Field("text", choices=DOMAINS),
-        "kill_on_attack": Field("int", lo=1, hi=6, why="a face of a d6"),
-        "kill_on_defence": Field("int", lo=1, hi=6, why="a face of a d6"),
-        "kill_on_defence_fort": Field("int", lo=1, hi=6, why="a face of a d6"),
-        "manned_bonus": Field("int", lo=0, hi=5),
-    },
-    "leader": {
-        "name": Field("text"), "attack": Field("int", lo=0, hi=5), "defence": Field("int", lo=0, hi=5),
-        "domains": Field("texts", lo=1, choices=DOMAINS), "classes": Field("texts", lo=1),
-    },
-    "power": {
-        "choices": Field("int", lo=1, hi=3), "free_maintenance": Field("texts"),
-        "peters_pence_home": Field("int", lo=0, hi=10_000), "spy_rings_home": Field("int", lo=0, hi=100),
-        "spy_rings_other": Field("int", lo=0, hi=100), "raid_min_galleys": Field("int", lo=1, hi=10),
-    },
-}
-SPY_SCHEMA: dict[str, Field] = {
-    "cost_per_die": Field("int", lo=0, hi=10_000), "cost_per_plus": Field("int", lo=0, hi=10_000),
-    "target_cost_per_minus": Field("int", lo=0, hi=10_000), "kill_on": Field("int", lo=1, hi=6),
-}
+
+def _upper_classes(entry: Mapping[str, Any], spec: Spec) -> tuple[str, ...] | None:
+    return tuple(str(c).upper() for c in entry[spec.key]) if spec.key in entry else None
 
 
 @dataclass(frozen=True)
@@ -58,12 +39,14 @@ class UnitClass:
     """One class of unit and the modified d6 result it needs to kill in each posture (Combat)."""
 
     id: str
-    name: str
-    domain: str
-    kill_on_attack: int
-    kill_on_defence: int
-    kill_on_defence_fort: int | None
-    manned_bonus: int
+    name: str = field(metadata=declared(Field("text"), "the class's name"))
+    domain: str = field(metadata=declared(Field("text", choices=DOMAINS), "land or sea"))
+    kill_on_attack: int = field(metadata=declared(_FACE, "the modified d6 result that kills, attacking"))
+    kill_on_defence: int = field(metadata=declared(_FACE, "the modified d6 result that kills, defending"))
+    kill_on_defence_fort: int | None = field(metadata=declared(
+        _FACE, "the modified d6 result that kills, defending a fort (land classes: needed; sea: none)", absent=None))
+    manned_bonus: int = field(metadata=declared(Field("int", lo=0, hi=5), "what a manned ship adds (sea classes: "
+                                                "needed)", absent=0))
 
 
 @dataclass(frozen=True)
@@ -71,21 +54,41 @@ class Leader:
     """A leader (by rank, or a power's special leader) and what he adds to the dice (Leaders)."""
 
     id: str
-    name: str
-    attack: int
-    defence: int
-    domains: tuple[str, ...]
-    classes: tuple[str, ...] | None
+    name: str = field(metadata=declared(Field("text"), "the leader's name or rank"))
+    attack: int = field(metadata=declared(Field("int", lo=0, hi=5), "what he adds to the dice attacking"))
+    defence: int = field(metadata=declared(Field("int", lo=0, hi=5), "what he adds to the dice defending"))
+    domains: tuple[str, ...] = field(metadata=declared(Field("texts", lo=1, choices=DOMAINS), "where he leads"))
+    classes: tuple[str, ...] | None = field(metadata=declared(
+        Field("texts", lo=1), "the only unit classes he leads (absent: all)", absent=None, read=_upper_classes))
 
 
 @dataclass(frozen=True)
 class SpyRules:
     """Costs and kill face of a spy ring's attempt on a leader (Spies)."""
 
-    cost_per_die: int
-    cost_per_plus: int
-    target_cost_per_minus: int
-    kill_on: int
+    cost_per_die: int = field(metadata=declared(_MARKS, "marks for each die of the attempt"))
+    cost_per_plus: int = field(metadata=declared(_MARKS, "marks for +1 on one die"))
+    target_cost_per_minus: int = field(metadata=declared(_MARKS, "marks the target pays for -1 on the rolls"))
+    kill_on: int = field(metadata=declared(_FACE, "the face that kills"))
+
+
+#: Every table of ``data/rules.toml``, declared once (checks, builder and docs/data-schema.md).
+DECLARED: Mapping[str, type | Table] = {
+    "unit_class": UnitClass,
+    "leader": Leader,
+    "power": Table("A power's special rules (Special powers; Special Selection Rules).", {
+        "choices": Column(Field("int", lo=1, hi=3), "how many powers a player picks with it", required=False),
+        "free_maintenance": Column(Field("texts"), "what it keeps without paying", required=False),
+        "peters_pence_home": Column(Field("int", lo=0, hi=10_000), "Peter's Pence from home, in marks",
+                                    required=False),
+        "spy_rings_home": Column(Field("int", lo=0, hi=100), "spy rings at home", required=False),
+        "spy_rings_other": Column(Field("int", lo=0, hi=100), "spy rings elsewhere", required=False),
+        "raid_min_galleys": Column(Field("int", lo=1, hi=10), "the fewest galleys that raid", required=False)}),
+}
+#: The plain tables ``[name]`` of the file.
+SECTIONS: Mapping[str, type | Table] = {"spy": SpyRules}
+#: The tables an override file may hold.
+SCHEMA = tuple(DECLARED)
 
 
 @dataclass(frozen=True)
@@ -108,49 +111,29 @@ def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:
     problems = plain_value_problems(raw, origin)
     if problems:
         raise DataError(problems, origin)
-    problems = tables_problems(raw, SCHEMA, origin, extra=("spy",))
-    spy = raw.get("spy")
-    if not isinstance(spy, dict):
-        problems.append(f"{origin}: missing table [spy]")
-    else:
-        problems += entry_problems(spy, SPY_SCHEMA, f"{origin} [spy]")
-        check_provenance([spy], f"{origin} [spy]", problems)
-        for k in SPY_SCHEMA:
-            if k not in spy:
-                problems.append(f"{origin} [spy]: missing field {k!r}")
-    if any(not isinstance(raw.get(t), list) for t in SCHEMA) or not isinstance(spy, dict):
+    problems = declared_problems(raw, DECLARED, origin, sections=SECTIONS)
+    if any(not isinstance(raw.get(t), list) for t in DECLARED) or not isinstance(raw.get("spy"), dict):
         raise DataError(problems, origin)
-    classes: dict[str, UnitClass] = {}
-    for e in raw["unit_class"]:
-        if not isinstance(e, dict) or not isinstance(e.get("id"), str):
-            continue
-        where = f"{origin} [[unit_class]] {e['id']!r}"
-        need = ["name", "domain", "kill_on_attack", "kill_on_defence"]
-        need += ["kill_on_defence_fort"] if e.get("domain") == "land" else ["manned_bonus"]
-        problems += [f"{where}: missing field {k!r}" for k in need if k not in e]
+    entries = {t: [e for e in raw[t] if isinstance(e, dict) and isinstance(e.get("id"), str)] for t in DECLARED}
+    for e in entries["unit_class"]:
+        where = f"{origin} [[unit_class]] entry {e['id']!r}"
+        if e.get("domain") == "land" and "kill_on_defence_fort" not in e:
+            problems.append(f"{where}: missing field 'kill_on_defence_fort' (a land class defends forts)")
+        if e.get("domain") == "sea" and "manned_bonus" not in e:
+            problems.append(f"{where}: missing field 'manned_bonus' (a sea class)")
         if e.get("domain") == "sea" and "kill_on_defence_fort" in e:
             problems.append(f"{where}: a sea class has no defence in forts (Combat tables)")
-        if not problems:
-            classes[e["id"].upper()] = UnitClass(e["id"].upper(), e["name"], e["domain"], e["kill_on_attack"],
-                                                 e["kill_on_defence"], e.get("kill_on_defence_fort"),
-                                                 e.get("manned_bonus", 0))
-    leaders: dict[str, Leader] = {}
-    for e in raw["leader"]:
-        if not isinstance(e, dict) or not isinstance(e.get("id"), str):
-            continue
-        where = f"{origin} [[leader]] {e['id']!r}"
-        problems += [f"{where}: missing field {k!r}" for k in ("name", "attack", "defence", "domains") if k not in e]
-        for c in e.get("classes", []):
-            if not isinstance(c, str) or c.upper() not in {str(x.get("id", "")).upper() for x in raw["unit_class"]}:
-                problems.append(f"{where}: classes: unknown unit class {c!r}")
-        if not problems:
-            leaders[e["id"].lower()] = Leader(e["id"].lower(), e["name"], e["attack"], e["defence"],
-                                              tuple(e["domains"]),
-                                              tuple(c.upper() for c in e["classes"]) if "classes" in e else None)
+    known = {e["id"].upper() for e in entries["unit_class"]}
+    for e in entries["leader"]:
+        for c in e.get("classes", []) if isinstance(e.get("classes"), list) else []:
+            if not isinstance(c, str) or c.upper() not in known:
+                problems.append(f"{origin} [[leader]] entry {e['id']!r}: classes: unknown unit class {c!r}")
     if problems:
         raise DataError(problems, origin)
-    powers = {e.get("id", "?"): {k: v for k, v in e.items() if k != "id"} for e in raw["power"]}
-    return Rules(classes, leaders, powers, SpyRules(**{k: spy[k] for k in SPY_SCHEMA}), origin)
+    classes = {e["id"].upper(): build_checked(UnitClass, e, id=e["id"].upper()) for e in entries["unit_class"]}
+    leaders = {e["id"].lower(): build_checked(Leader, e, id=e["id"].lower()) for e in entries["leader"]}
+    powers = {e["id"]: {k: v for k, v in e.items() if k != "id"} for e in entries["power"]}
+    return Rules(classes, leaders, powers, build_checked(SpyRules, raw["spy"]), origin)
 
 
 @lru_cache(maxsize=1)

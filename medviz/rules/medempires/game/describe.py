@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from medviz.engine.policy import option_key
 from medviz.rules.medempires.combat import MARKER_NAMES, UNIT_NAMES
 from medviz.rules.medempires.game.datapair import DataPair, shipped_data
 
@@ -242,17 +241,29 @@ def describe_report(report: str, actor: Any, d: Mapping[str, Any], pair: DataPai
 
 
 # --------------------------------------------------------------------------------------------
-# Decisions: the option a player chose, in words (option ids stay the contract; these are for people)
+# Words for options (game/options.py words each typed option by its fields with these)
 # --------------------------------------------------------------------------------------------
 _TWO = {"2L": "two levies"}
 
 
-def _unit_word(code: str) -> str:
+def unit_word(code: str) -> str:
+    """A unit code as the log words an option's unit: ``FA`` -> 'field army', ``2L`` -> 'two levies'."""
     return _TWO.get(code) or UNIT_NAMES.get(code) or code
 
 
-def _short_power(w: DataPair, p: str) -> str:
+def short_power(w: DataPair, p: str) -> str:
+    """A power's name without its note: 'Kingdom of Sicily (Anjou)' -> 'Kingdom of Sicily'."""
     return _power(w, p).split(" (")[0]
+
+
+def area_name(w: DataPair, a: str) -> str:
+    """An area id as its name in ``w``'s map (an unknown id as itself)."""
+    return _area(w, a)
+
+
+def king_name(w: DataPair, k: str) -> str:
+    """A King id as his name in ``w``'s data (an unknown id as itself)."""
+    return _king(w, k)
 
 
 def _name(w: DataPair, token: str) -> str:
@@ -260,70 +271,16 @@ def _name(w: DataPair, token: str) -> str:
     if token in w.game_map.areas:
         return _area(w, token)
     if token in w.game_data.powers:
-        return _short_power(w, token)
+        return short_power(w, token)
     if token in w.game_data.kings:
         return _king(w, token)
     return token
 
 
-def describe_choice(choice: Any, pair: DataPair | None = None) -> str:
-    """A whole-game option in plain words: ``urgell|aragon|FA`` -> 'an Aragon field army in Urgell'.
-
-    Names come from ``pair`` (the game's own data), else from the shipped data.
-    """
-    w = pair if pair is not None else shipped_data()
-    text = str(option_key(choice))  # a typed option (choices.py) is worded by its key, as the log words it
-    powers = w.game_data.powers
-    if "|" in text:
-        parts = text.split("|")
-        if len(parts) == 3 and parts[1] in powers:
-            area, power, what = parts
-            if what == "all":
-                return f"all {_short_power(w, power)} units in {_area(w, area)}"
-            if what == "pick":
-                return f"some {_short_power(w, power)} units in {_area(w, area)} (you name them)"
-            return f"{_short_power(w, power)} {_unit_word(what)} in {_area(w, area)}"
-        if len(parts) == 2 and parts[0] in powers:
-            return f"{_short_power(w, parts[0])} {_unit_word(parts[1])}"
-        if len(parts) == 2:
-            return f"{_unit_word(parts[1])} in {_area(w, parts[0])}"
-    verb, sep, rest = text.partition(":")
-    if sep:
-        bits = rest.split(":")
-        if verb in powers and len(bits) == 1:  # a purchase: power:code (6.2)
-            return f"{_short_power(w, verb)} {_unit_word(bits[0])}"
-        if verb == "move":
-            return f"move to {_area(w, bits[0])}"
-        if verb in ("land", "raid"):
-            return f"{'land' if verb == 'land' else 'raid the coast of'} {_area(w, bits[0])}" + (
-                " (amphibious landing)" if verb == "land" else "")
-        if verb in ("embark", "debark") and len(bits) == 3:
-            where, power, code = bits
-            way = "from" if verb == "embark" else "into"
-            return f"{verb} {_short_power(w, power)} {_unit_word(code)} {way} {_area(w, where)}"
-        if verb in ("embark-king", "debark-king") and len(bits) == 2:
-            return f"{verb.split('-')[0]} {_king(w, bits[1])} {'from' if verb == 'embark-king' else 'into'} {_area(w, bits[0])}"
-        if verb in ("diplomacy", "vassalage", "rebellion"):
-            power, _, home = rest.partition("@")
-            what = {"diplomacy": "diplomacy with", "vassalage": "vassalage over", "rebellion": "rebellion of"}[verb]
-            return f"{what} {_short_power(w, power)}" + (f" in {_area(w, home)}" if home else "")
-        if verb == "cede":
-            return f"cede {_area(w, bits[0])}"
-        if verb in ("drop", "pickup") and len(bits) == 1:
-            return f"{'drop off' if verb == 'drop' else 'pick up'} a {_unit_word(bits[0])}"
-        return " ".join([verb, *(_token(w, b) for b in bits)])
-    if text == "pick":
-        return "some of the units there (you name them)"
-    words = text.split(" ")
-    if len(words) == 2 and words[0] in powers:  # an eliminated unit: "aragon FA"
-        return f"{_short_power(w, words[0])} {_unit_word(words[1])}"
-    return " ".join(_token(w, word) for word in words)
-
-
-def _token(w: DataPair, token: str) -> str:
-    """One word of an option: a unit code, a battle marker, an area, power or King id, or itself."""
+def token_words(w: DataPair, token: str) -> str:
+    """One plain word of an option: a unit code, a battle marker, an area, power or King id, or itself."""
     if token in UNIT_NAMES or token in _TWO:
-        return _unit_word(token)
+        return unit_word(token)
     if token in MARKER_NAMES:
         return MARKER_NAMES[token]
     return _name(w, token)

@@ -14,13 +14,14 @@ from medviz.engine.policy import DecisionPoint, ScriptedPolicy, option_key
 from medviz.rules.medempires.choices import BATTLE_DECISIONS, OPS_DECISIONS, POLITICS_DECISIONS, Decision
 from medviz.rules.medempires.game.state import GameState, friendly_port_seas
 from medviz.rules.medempires.game.datapair import shipped_data
-from medviz.rules.medempires.game.describe import describe_choice
+from medviz.rules.medempires.game.options import Action, Attempt, ForcePick, UnitIn, describe_choice, typed_option
 
 
 def why_illegal(state: GameState | None, point: DecisionPoint, choice: Any) -> tuple[str, str]:
     """(reason, rule) for an illegal ``choice`` at ``point``, by the decision's kind (``choices.Decision``)."""
     kind, side = point.kind, point.actor
     text = str(option_key(choice))
+    option = typed_option(choice)  # a key as typed or recorded, read back as its typed option
     f = state.force if isinstance(state, GameState) else None
     gm = state.map if isinstance(state, GameState) else shipped_data().game_map
     m = gm.areas
@@ -43,7 +44,7 @@ def why_illegal(state: GameState | None, point: DecisionPoint, choice: Any) -> t
             return ("the interceptor names at least one of its units in the area, of any powers", "10.2")
         return ("a force is named from the units there that have not acted, at least one unit", "10.0")
     if kind == Decision.ACTION and f is not None:
-        verb, _, arg = text.partition(":")
+        verb, arg = (option.verb, option.area) if isinstance(option, Action) else (text, "")
         if f.restricted and verb in ("embark", "debark", "land", "attack", "raid", "embark-king"):
             return (f"the fleet must first reach a sea next to a friendly city before it may {verb}", "11.1")
         if verb == "move":
@@ -84,20 +85,19 @@ def why_illegal(state: GameState | None, point: DecisionPoint, choice: Any) -> t
     if kind in BATTLE_DECISIONS:
         return ("not a legal choice in this battle", "10.3")
     if kind in OPS_DECISIONS:
-        if "|" in text:
-            area, power, _ = (text.split("|") + ["", ""])[:3]
+        if isinstance(option, (ForcePick, UnitIn)):
+            power = option.power
             if state is not None and state.side_of(power) is None:
                 return (f"{power} is not under your control (neutral or vassal units do not operate)", "10.0")
             return ("those units are not available (already activated this phase?)", "10.0")
         return ("not a legal choice in the Operations Phase", "10.0")
     if kind in POLITICS_DECISIONS:
-        attempt = text.split(":")[0]
+        attempt, target = (option.kind, option.power) if isinstance(option, Attempt) else (text, "")
         if kind == Decision.ATTEMPT and attempt in ("diplomacy", "vassalage", "rebellion") and state is not None:
             if attempt not in state.political[side]:
                 return (f"only one {attempt} attempt per game turn, and a pass forfeits one kind", "7.0")
             if not state.hands[side].get("diplomacy"):
                 return ("an attempt costs a Diplomacy marker, and you hold none", "7.0")
-            target = text.split(":", 1)[-1].split("@")[0]
             if target in ("france", "anjou", "aragon"):
                 return ("politics cannot change the status of France, Anjou or Aragon", "7.0")
             if attempt == "vassalage":

@@ -7,9 +7,11 @@ interception can be scheduled between two steps and the force goes on with its s
 
 from __future__ import annotations
 
+from typing import Any
+
 from medviz.engine.game import Context, Task
 from medviz.rules.medempires.choices import Decision
-from medviz.rules.medempires.game.options import Action, ForcePick, Place
+from medviz.rules.medempires.game.options import Action, ForcePick, OnlyPower, Place
 from medviz.rules.medempires.game.battles import best_king, bury_lonely_kings, check_pope, open_battle
 from medviz.rules.medempires.game.state import (
     LAND_CODES,
@@ -448,7 +450,7 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     if not mine:
         return
     powers = sorted({p for p, _ in mine})
-    opts = ["no", "all"] + ([f"only {p}" for p in powers] if len(powers) > 1 else []) + (
+    opts: list[Any] = ["no", "all"] + ([OnlyPower(p) for p in powers] if len(powers) > 1 else []) + (
         ["pick"] if sum(mine.values()) > 1 else [])
     pick = ctx.decide(rid, foe, opts, kind=Decision.INTERCEPT if target == "force" else Decision.INTERCEPT_RAID,
                       prompt=f"Intercept the force {'leaving' if mode == 'leave' else 'entering'} {state.map.areas[area].name}? (10.2)")
@@ -457,7 +459,7 @@ def task_intercept(state: GameState, ctx: Context, rid: str, area: str, mode: st
     if pick == "pick":  # 10.2: any number of the units there, of any powers
         units = pick_units(state, ctx, rid, foe, mine, "10.2", area)
     else:
-        units = mine if pick == "all" else {k: n for k, n in mine.items() if k[0] == pick[5:]}
+        units = {k: n for k, n in mine.items() if k[0] == pick.power} if isinstance(pick, OnlyPower) else mine
     drm = (1 if mode == "leave" else 0) - (1 if len({p for p, _ in units}) > 1 else 0)
     if all(c == "R" for _, c in defenders):
         drm -= 1
