@@ -8,7 +8,6 @@ after which the game stops even if the deck has not ended it (a ruling, see the 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -86,7 +85,8 @@ class MedievalRuleset(DefinedRuleset):
         A shallow view: the hidden fields are replaced, the rest is shared; policies only read it.
         """
         s: MedievalState = state
-        view = copy.copy(s)
+        view = object.__new__(MedievalState)  # copy.copy, without its generic __reduce_ex__ round trip
+        view.__dict__.update(s.__dict__)
         view.hands = {k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()}
         view.action_deck = [HIDDEN] * len(s.action_deck)
         view.map_deck = [HIDDEN] * len(s.map_deck)

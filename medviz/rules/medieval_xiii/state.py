@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medviz.engine.events import ChangeEvent, thaw
-from medviz.rules.medieval_xiii.gamedata import GameData, card_power
+from medviz.rules.medieval_xiii.gamedata import GameData
 
 
 @dataclass
@@ -84,7 +84,7 @@ class MedievalState:
 
     def powers_of(self, seat: str) -> list[str]:
         """The Powers ``seat`` controls (cards in front of him), in card order."""
-        return [p for p in (card_power(c) for c in self.front[seat]) if p]
+        return [c[6:] for c in self.front[seat] if c.startswith("power-")]  # card_power, inlined
 
     def in_play(self, province: str) -> bool:
         """The province's map card is displayed."""
@@ -94,6 +94,18 @@ class MedievalState:
         """The in-play provinces that count as ``power``'s home provinces now."""
         provinces, cards = self.data.provinces, self.map_in_play
         return [p for p, h in self.home.items() if h == power and provinces[p].card in cards]
+
+    def home_provinces_by_power(self) -> dict[str, list[str]]:
+        """``home_provinces`` of every Power at once (one pass over ``home``; a Power with none is absent)."""
+        provinces, cards = self.data.provinces, self.map_in_play
+        out: dict[str, list[str]] = {}
+        for p, h in self.home.items():
+            if provinces[p].card in cards:
+                if h in out:
+                    out[h].append(p)
+                else:
+                    out[h] = [p]
+        return out
 
     def religion_of(self, province: str) -> str:
         """A province's religion: its Power card's, Catholic for Knights of Christ (4.6), "" for none."""
