@@ -90,6 +90,11 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """Turn frozen data back into plain JSON-ready dicts and lists."""
+    t = type(value)
+    if t in _ATOMS:  # the usual leaf: no generic isinstance check against the Mapping ABC
+        return value
+    if t is FrozenDict:
+        return {k: thaw(v) for k, v in value._d.items()}
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

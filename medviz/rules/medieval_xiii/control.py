@@ -73,9 +73,10 @@ def settle_powers(s: MedievalState, ctx: Context) -> None:
     changed = True
     while changed:
         changed = False
-        for prov, home in list(s.home.items()):
-            own = s.data.provinces[prov].power
-            if home != own and own and s.in_play(prov) and prov not in s.koc:
+        provinces = s.data.provinces
+        for prov, home in [(p, h) for p, h in s.home.items() if h != provinces[p].power]:
+            own = provinces[prov].power
+            if own and s.in_play(prov) and prov not in s.koc:
                 holder = s.holder(own)
                 if holder is not None and s.control.get(prov) == holder:
                     ctx.change("home", province=prov, power=own, why="4.1 clarification: back to its own Power")
