@@ -2,7 +2,7 @@
 >= 20 games/s per core), measured in one run beside the 3- and 5-player rates, and side by side with
 a baseline commit.
 
-    .venv/bin/python benchmarks/bench_medieval.py [--games N] [--baseline COMMIT|none] [--rounds R]
+    .venv/bin/python benchmarks/bench_medieval.py [--games N] [--baseline COMMIT|none] [--rounds R] [--baseline-only]
 
 Every rate is games per second of the process's own CPU time (``time.process_time``), so other work
 on a shared machine does not count against it. The baseline comparison runs this tree and
@@ -89,6 +89,7 @@ def main() -> None:
     ap.add_argument("--baseline", default=BASELINE, metavar="COMMIT",
                     help="compare 4-player heuristic games/s with this commit in the same run ('none' skips)")
     ap.add_argument("--rounds", type=int, default=4, help="alternating rounds of the baseline comparison")
+    ap.add_argument("--baseline-only", action="store_true", help="only the comparison with the baseline")
     args = ap.parse_args()
     if args.games < 1 or args.rounds < 1:
         ap.error("--games and --rounds must be at least 1")
@@ -97,6 +98,8 @@ def main() -> None:
         print(f"four-players heuristic games/s per core (CPU time), {args.rounds} alternating rounds of "
               f"{args.games} games: this tree {mine:.1f}, baseline {args.baseline} {base:.1f}, "
               f"ratio {mine / base:.2f}x")
+        if args.baseline_only:
+            return
     rates = {}
     for scenario in ("three-players", "four-players", "five-players"):
         r, ev = rate(scenario, args.games)
