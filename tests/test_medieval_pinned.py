@@ -59,3 +59,16 @@ PINNED = {
 def test_a_seeded_game_has_the_pinned_history(scenario: str, seed: int, kind: str) -> None:
     h = play(RULESET, scenario, {}, seed=seed, players=_players(scenario, seed, kind))
     assert hashlib.sha256(h.to_json().encode()).hexdigest()[:16] == PINNED[(scenario, seed, kind)]
+
+
+def test_the_fast_state_copy_is_equal_and_shares_nothing() -> None:
+    """``state.copy_state`` (the snapshots' copy) gives what ``independent_copy`` gives, mutable parts unshared."""
+    from medviz.engine.copying import independent_copy, shared_mutables
+    from medviz.rules.medieval_xiii.state import copy_state
+
+    h = play(RULESET, "four-players", {}, seed=3, players=_players("four-players", 3, "mixed"))
+    for state in [snap.state for snap in h.snapshots[::25]] + [h.final_state]:
+        copied = copy_state(state)
+        assert copied == independent_copy(state) and copied is not state
+        assert shared_mutables(copied, state) == []
+        assert set(vars(copied)) == set(vars(state))

@@ -17,7 +17,7 @@ from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, R
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
-from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState
+from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState, copy_state
 from medviz.rules.medieval_xiii.view import COLOURS, HIDDEN
 
 __all__ = ["COLOURS", "GAME", "HIDDEN", "MedievalRuleset", "RULESET", "summary"]
@@ -56,7 +56,7 @@ class MedievalRuleset(DefinedRuleset):
     def define(self) -> GameDefinition:
         scenarios = {
             name: ScenarioDefinition(
-                name=name, setup=_setup(name), outcome=turn.outcome,
+                name=name, setup=_setup(name), outcome=turn.outcome, copy_state=copy_state,
                 seats=tuple(Seat(s, f"Player {s}", COLOURS[s]) for s in turn.SEAT_IDS[:n]),
                 title=f"{n} players",
             )

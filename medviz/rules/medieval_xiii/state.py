@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from medviz.engine.copying import independent_copy
 from medviz.engine.events import ChangeEvent, thaw
 from medviz.rules.medieval_xiii.gamedata import GameData
 
@@ -113,6 +114,35 @@ class MedievalState:
             return "catholic"
         pw = self.home.get(province) or self.data.provinces[province].power
         return self.data.powers[pw].religion if pw else ""
+
+
+# -- copying ---------------------------------------------------------------------------------
+
+#: Fields that are lists of card, map card, province or Power ids (atoms), and dicts of atoms.
+_ATOM_LISTS = frozenset({"table", "action_deck", "discard", "aside", "map_deck", "map_in_play", "map_gone", "koc",
+                         "heresy", "disaster", "civil_war", "excommunicated", "started", "order"})
+_ATOM_DICTS = frozenset({"florins", "control", "home", "ruler"})
+_LIST_DICTS = frozenset({"hands", "front"})  # seat -> a list of card ids
+
+
+def copy_state(s: MedievalState) -> MedievalState:
+    """An independent copy of ``s`` (the engine's snapshots): the fields of known shape copied flat
+    with the containers' own ``copy``, ``marriages`` pair by pair, the game data shared (immutable),
+    and every other field through ``independent_copy``."""
+    new = object.__new__(MedievalState)
+    d = new.__dict__
+    for k, v in s.__dict__.items():
+        if k in _ATOM_LISTS or k in _ATOM_DICTS:
+            d[k] = v.copy()
+        elif k in _LIST_DICTS:
+            d[k] = {seat: cards.copy() for seat, cards in v.items()}
+        elif k == "marriages":
+            d[k] = [pair.copy() for pair in v]
+        elif k == "data":
+            d[k] = v
+        else:
+            d[k] = independent_copy(v)
+    return new
 
 
 # -- reducers --------------------------------------------------------------------------------
