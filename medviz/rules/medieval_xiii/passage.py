@@ -130,11 +130,15 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
     while heap:
         cost, p, used, perm, seas = pop(heap)
         best = sea_best if used else land_best
-        if best.get(p, far) <= cost:
+        if best.get(p, far) <= cost or (used and land_best.get(p, far) <= cost):
             continue
         best[p] = cost
         # A step to a place already reached as cheaply is left out of the heap: it would be popped and
         # skipped, so leaving it out changes nothing but the work. ``offer`` is inlined in both loops.
+        # After the voyage, a place reached as cheaply by land before any voyage is such a place too:
+        # every step costs the same either way (``through`` does not ask how one came), and that land
+        # state comes off the heap first (cost, place, then False before True), so whatever the later
+        # one would find at a cost is found at that cost or less, earlier.
         for q in borders[p]:
             a, ok, asks = steps.get(q) or look(q)
             if a:
@@ -143,7 +147,7 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
                     found[q] = Route(cost, perm, seas)
             if ok:
                 nxt = cost + PERMISSION_COST if asks else cost
-                if best.get(q, far) > nxt:
+                if best.get(q, far) > nxt and (not used or land_best.get(q, far) > nxt):
                     push(heap, (nxt, q, used, perm + ((asks,) if asks and asks not in perm else ()), seas))
         if navy and not used:
             reach = seas_from.get(p)
@@ -158,7 +162,7 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
                         found[landing] = Route(landed, perm, path)
                 if ok:
                     nxt = landed + PERMISSION_COST if asks else landed
-                    if sea_best.get(landing, far) > nxt:
+                    if sea_best.get(landing, far) > nxt and land_best.get(landing, far) > nxt:
                         push(heap, (nxt, landing, True, perm + ((asks,) if asks and asks not in perm else ()), path))
     return found
 
