@@ -463,6 +463,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
         legend={"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
+                "maxheight": legend_room_px(p, style, h),
                 "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
                 "font": {"size": style.panel_size - 1, "family": style.font_family},
                 "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
@@ -542,7 +543,7 @@ def _key_lines(width: int, p: Portrayal) -> int:
 #: They never grow (``autoexpand``): a legend pushed below the plot would otherwise shrink the plot and
 #: squeeze the pixel-stacked panel boxes into one another.
 MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
-#: Pixels a legend takes per entry (and for its title), to tell whether it fits under the panel.
+#: Pixels a legend row takes (its title, an entry): a legend with no room for two under the panel is hidden.
 LEGEND_ROW_PX = 19
 VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
 
@@ -559,11 +560,17 @@ def panel_tops_px(style: StateStyle, p: Portrayal) -> dict[str, float]:
 
 
 def legend_fits(p: Portrayal, style: StateStyle, height: int) -> bool:
-    """The legend has room under the stacked panel (else it is hidden: the panel's boxes come first)."""
+    """The legend has room under the stacked panel for its title and an entry (else it is hidden: the
+    panel's boxes come first; a legend taller than its room scrolls, the margins never grow)."""
     if not p.legend:
         return False
     plot_h = max(200, height - VERTICAL_MARGIN)
-    return panel_tops_px(style, p)["legend"] + LEGEND_ROW_PX * (len(p.legend) + 1) <= plot_h
+    return panel_tops_px(style, p)["legend"] + 2 * LEGEND_ROW_PX <= plot_h
+
+
+def legend_room_px(p: Portrayal, style: StateStyle, height: int) -> float:
+    """Pixels from the legend's top to the bottom of the plot: its ``maxheight`` (a taller legend scrolls)."""
+    return max(2 * LEGEND_ROW_PX, max(200, height - VERTICAL_MARGIN) - panel_tops_px(style, p)["legend"])
 
 
 def _panel_layout(p: Portrayal, style: StateStyle, height: int) -> dict[str, float]:
@@ -690,6 +697,10 @@ def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, 
             moved += 1
     if fig.layout.legend.y is not None and abs(fig.layout.legend.y - ys["legend"]) > 1e-9:
         relayout["legend.y"] = ys["legend"]
+        moved += 1
+    room = legend_room_px(new.portrayal, style, height)
+    if fig.layout.legend.maxheight is not None and abs(fig.layout.legend.maxheight - room) > 1e-9:
+        relayout["legend.maxheight"] = room
         moved += 1
     fits = legend_fits(new.portrayal, style, height)
     if fig.layout.showlegend is not None and bool(fig.layout.showlegend) != fits:
