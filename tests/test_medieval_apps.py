@@ -339,3 +339,36 @@ def test_dicelab_in_a_seat_mode_shows_no_other_hand_nor_card_places() -> None:
     assert lab.map is not None and all(isinstance(lab.map.view["seats"][s]["hand"], int) for s in "BC")
     with pytest.raises(MalformedInput, match="seat"):
         DiceLab(h, seat="Z")
+
+
+def test_the_hot_seat_map_restacks_its_panel_as_hands_and_powers_grow() -> None:
+    """Issue 12: the map of a hot-seat table is drawn once and then updated; when a seat's Powers or
+    the hand on screen gain lines, the boxes below move down exactly as a fresh drawing of the same
+    view stacks them (the hand panel never sits on the decks line), and the legend is hidden when the
+    panel leaves it no room."""
+    from medviz.apps import PlayTable
+    from medviz.apps.common import MapPane
+
+    table = PlayTable("four-players", ("A", "B", "C", "D"), seed=7, game="medieval-xiii", map_size=(None, 560))
+    m = table.model
+    assert table.map is not None
+    first = {a.name: a.y for a in table.map.figure.layout.annotations if a.name}
+    for _ in range(400):
+        view = table.map.view
+        if not m.screen and view.get("seen_by") and len(view["seats"][view["seen_by"]]["hand"]) >= 4:
+            break
+        if m.screen:
+            m.reveal()
+        else:
+            assert m.pending is not None
+            m.choose(m.pending.options[0])
+    else:
+        raise AssertionError("no seat held four cards within 400 decisions")
+    drawn = table.map.figure
+    fresh = MapPane(table.map.view, None, 560, ruleset=m.table.ruleset).figure
+    ys = {a.name: a.y for a in drawn.layout.annotations if a.name}
+    want = {a.name: a.y for a in fresh.layout.annotations if a.name}
+    assert ys == pytest.approx(want) and ys != first  # the boxes moved, to where a fresh drawing puts them
+    assert ys["panel-hand"] > ys["panel-decks"]
+    assert drawn.layout.showlegend == fresh.layout.showlegend and drawn.layout.legend.y == pytest.approx(fresh.layout.legend.y)
+    assert drawn.layout.meta["panel_px"] == fresh.layout.meta["panel_px"]

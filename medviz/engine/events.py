@@ -8,7 +8,7 @@ showing that changes nothing by itself, e.g. the table result of a combat roll).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -23,15 +23,28 @@ class FrozenDict(Mapping[str, Any]):
     __slots__ = ("_d", "_h")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        d: dict[str, Any] = {}
-        if data:
-            for k, v in data.items():
-                d[k] = v if type(v) in _ATOMS else freeze(v)
-        self._d = d
+        atoms = _ATOMS
+        self._d: dict[str, Any] = {k: v if type(v) in atoms else freeze(v) for k, v in data.items()} if data else {}
         self._h: int | None = None
 
     def __getitem__(self, key: str) -> Any:
         return self._d[key]
+
+    # The plain dict's own methods, rather than Mapping's generic ones built on __getitem__ (faster).
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._d.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._d
+
+    def keys(self) -> KeysView[str]:
+        return self._d.keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._d.items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._d.values()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._d)
@@ -77,6 +90,11 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """Turn frozen data back into plain JSON-ready dicts and lists."""
+    t = type(value)
+    if t in _ATOMS:  # the usual leaf: no generic isinstance check against the Mapping ABC
+        return value
+    if t is FrozenDict:
+        return {k: thaw(v) for k, v in value._d.items()}
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -297,7 +297,10 @@
       upd["annotations[" + i + "].y"] = 1 - top / ph;
       if (anns[i].width) upd["annotations[" + i + "].width"] = Math.max(80, Math.round(gd.clientWidth * (1 - meta.map_domain) - 36));
     }
-    if (meta.panel_px.legend !== undefined) upd["legend.y"] = 1 - meta.panel_px.legend / ph;
+    if (meta.panel_px.legend !== undefined) {
+      upd["legend.y"] = 1 - meta.panel_px.legend / ph;
+      upd["legend.maxheight"] = Math.max(38, ph - meta.panel_px.legend);  // a taller legend scrolls
+    }
     return Plotly.relayout(gd, upd);
   }
 

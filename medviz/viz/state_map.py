@@ -458,11 +458,12 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     fig.update_layout(
         title={"text": _title_text(plan), "x": 0.008, "xanchor": "left", "y": 0.988, "yanchor": "top",
                "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
-        margin=dict(MARGIN),
+        margin={**MARGIN, "autoexpand": False},
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
-        showlegend=bool(p.legend),
+        showlegend=legend_fits(p, style, h),
         legend={"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
+                "maxheight": legend_room_px(p, style, h),
                 "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
                 "font": {"size": style.panel_size - 1, "family": style.font_family},
                 "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
@@ -539,7 +540,11 @@ def _key_lines(width: int, p: Portrayal) -> int:
 
 
 #: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
+#: They never grow (``autoexpand``): a legend pushed below the plot would otherwise shrink the plot and
+#: squeeze the pixel-stacked panel boxes into one another.
 MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
+#: Pixels a legend row takes (its title, an entry): a legend with no room for two under the panel is hidden.
+LEGEND_ROW_PX = 19
 VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
 
 
@@ -552,6 +557,20 @@ def panel_tops_px(style: StateStyle, p: Portrayal) -> dict[str, float]:
         y += box.lines * (style.panel_size + box.size) * 1.35 + (14 if box.colour else 0) + box.gap
     out["legend"] = y
     return out
+
+
+def legend_fits(p: Portrayal, style: StateStyle, height: int) -> bool:
+    """The legend has room under the stacked panel for its title and an entry (else it is hidden: the
+    panel's boxes come first; a legend taller than its room scrolls, the margins never grow)."""
+    if not p.legend:
+        return False
+    plot_h = max(200, height - VERTICAL_MARGIN)
+    return panel_tops_px(style, p)["legend"] + 2 * LEGEND_ROW_PX <= plot_h
+
+
+def legend_room_px(p: Portrayal, style: StateStyle, height: int) -> float:
+    """Pixels from the legend's top to the bottom of the plot: its ``maxheight`` (a taller legend scrolls)."""
+    return max(2 * LEGEND_ROW_PX, max(200, height - VERTICAL_MARGIN) - panel_tops_px(style, p)["legend"])
 
 
 def _panel_layout(p: Portrayal, style: StateStyle, height: int) -> dict[str, float]:
@@ -647,6 +666,7 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             if text != old.panel.get(name) and name in facts.annotations:
                 relayout[f"annotations[{facts.annotations[name]}].text"] = text
                 changed += 1
+        changed += _restack_panel(fig, facts, new, style, relayout)
     # One plotly_update per set of traces that change the same properties: a message never carries
     # "leave this trace alone" markers, which a FigureWidget's browser model (before a view is
     # shown, or for the next view) would store as the string "_undefined_" (plotly 6/7).
@@ -660,6 +680,36 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     if relayout:
         fig.plotly_update(restyle_data={}, relayout_data=relayout)
     return changed
+
+
+def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, relayout: dict[str, Any]) -> int:
+    """Move the panel's boxes and the legend to the tops ``new``'s boxes need (a box that gained lines,
+    a seat's hand that grew, pushes the ones below it down); adds to ``relayout``, returns how many moved."""
+    if new.portrayal is None:
+        return 0
+    height = fig.layout.height or style.height
+    ys = _panel_layout(new.portrayal, style, height)
+    moved = 0
+    anns = fig.layout.annotations
+    for name, i in facts.annotations.items():
+        if name in ys and anns[i].y is not None and abs(anns[i].y - ys[name]) > 1e-9:
+            relayout[f"annotations[{i}].y"] = ys[name]
+            moved += 1
+    if fig.layout.legend.y is not None and abs(fig.layout.legend.y - ys["legend"]) > 1e-9:
+        relayout["legend.y"] = ys["legend"]
+        moved += 1
+    room = legend_room_px(new.portrayal, style, height)
+    if fig.layout.legend.maxheight is not None and abs(fig.layout.legend.maxheight - room) > 1e-9:
+        relayout["legend.maxheight"] = room
+        moved += 1
+    fits = legend_fits(new.portrayal, style, height)
+    if fig.layout.showlegend is not None and bool(fig.layout.showlegend) != fits:
+        relayout["showlegend"] = fits
+        moved += 1
+    meta = fig.layout.meta
+    if moved and isinstance(meta, Mapping) and "panel_px" in meta:  # the export page restacks from these
+        relayout["meta"] = {**meta, "panel_px": panel_tops_px(style, new.portrayal)}
+    return moved
 
 
 # ------------------------------------------------------------------------------------------

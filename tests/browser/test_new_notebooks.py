@@ -115,6 +115,21 @@ def _hot_seat(page: Any, artifacts: Path) -> None:
                  timeout=60)
     assert len(seen) >= 4 and screens >= 6, (seen, screens)
     table.screenshot(path=str(artifacts / "jupyterlab-medieval-hot-seat.png"))
+    if screened():
+        reveal.click()
+        wait_for("the map to show again", lambda: table.locator(".js-plotly-plot").first.is_visible())
+    boxes = table.evaluate(PANEL_BOXES_JS)  # issue 12: the hand panel sat on the decks line
+    hand, decks = boxes.get("panel-hand"), boxes.get("panel-decks")
+    assert hand and decks, boxes
+    assert hand[3] <= decks[1] or decks[3] <= hand[1], f"the hand panel {hand} runs into the decks line {decks}"
+
+#: The drawn box of each named annotation of the first map inside an element: {name: [l, t, r, b]}.
+PANEL_BOXES_JS = ("r => { const gd = r.querySelector('.js-plotly-plot'); const out = {};"
+                  " ((gd && gd.layout && gd.layout.annotations) || []).forEach((a, i) => {"
+                  " const g = gd.querySelector(`g.annotation[data-index=\"${i}\"]`);"
+                  " if (a.name && g) { const b = g.getBoundingClientRect(); out[a.name] = [b.left, b.top, b.right, b.bottom]; } });"
+                  " return out; }")
+
 
 @pytest.mark.slow
 @pytest.mark.skipif(not SLOW, reason="the module notebooks in a browser run in CI's long run (MEDVIZ_SLOW=1)")

@@ -32,10 +32,11 @@ def ruler_drm(s: MedievalState, power: str) -> int:
     return RULER_DRM[s.ruler[power]]
 
 
-def power_provinces(s: MedievalState, power: str) -> list[str]:
+def power_provinces(s: MedievalState, power: str, homes: dict[str, list[str]] | None = None) -> list[str]:
     """The in-play provinces that count for control of ``power`` (4.3): its home provinces, and its
-    Knights of Christ provinces (7.2: their joint controller gets the card)."""
-    out = s.home_provinces(power)
+    Knights of Christ provinces (7.2: their joint controller gets the card). ``homes``: the state's
+    ``home_provinces_by_power()`` if the caller already has it."""
+    out = s.home_provinces(power) if homes is None else list(homes.get(power, ()))
     out += [p for p in s.koc if s.data.provinces[p].power == power and s.in_play(p)]
     return out
 
@@ -72,16 +73,19 @@ def settle_powers(s: MedievalState, ctx: Context) -> None:
     changed = True
     while changed:
         changed = False
-        for prov, home in list(s.home.items()):
-            own = s.data.provinces[prov].power
-            if home != own and own and s.in_play(prov) and prov not in s.koc:
+        provinces = s.data.provinces
+        for prov, home in [(p, h) for p, h in s.home.items() if h != provinces[p].power]:
+            own = provinces[prov].power
+            if own and s.in_play(prov) and prov not in s.koc:
                 holder = s.holder(own)
                 if holder is not None and s.control.get(prov) == holder:
                     ctx.change("home", province=prov, power=own, why="4.1 clarification: back to its own Power")
                     changed = True
+        # Below, only Power cards and florins move: homes, Knights and the map stay as they are now.
+        homes = s.home_provinces_by_power()
         for seat in s.seats:
             for power in s.powers_of(seat):
-                provs = power_provinces(s, power)
+                provs = power_provinces(s, power, homes)
                 if not provs and not can_still_appear(s, power):
                     ctx.change("move_card", card=power_card(power), to="aside",
                                why="5.3: the Power has no province left in play")
@@ -92,7 +96,7 @@ def settle_powers(s: MedievalState, ctx: Context) -> None:
                     changed = True
         for card in list(s.table):
             power = card[6:]
-            provs = power_provinces(s, power)
+            provs = power_provinces(s, power, homes)
             owners = {s.control.get(p) for p in provs}
             if provs and len(owners) == 1 and None not in owners:
                 take_power(s, ctx, owners.pop(), power, "4.3 B: controls all its provinces in play")  # type: ignore[arg-type]

@@ -111,21 +111,15 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
     cards = set(s.map_in_play)
     provinces = data.provinces
     control = s.control
-    passes: dict[str, tuple[bool, str | None]] = {}
-    aims: dict[str, bool] = {}
     seas_from: dict[str, dict[str, tuple[str, ...]]] = {}
+    #: Province -> (a target, may be passed, whose Permission that needs): ``through`` and the target
+    #: test, worked out once per province and read with one look-up per step.
+    steps: dict[str, tuple[bool, bool, str | None]] = {}
 
-    def can_pass(q: str) -> tuple[bool, str | None]:
-        got = passes.get(q)
-        if got is None:
-            got = passes[q] = through(s, seat, power, q)
-        return got
-
-    def aim(target: str) -> bool:
-        got = aims.get(target)
-        if got is None:
-            info = provinces[target]
-            got = aims[target] = not (info.uncontrollable or info.card not in cards or control.get(target) == seat)
+    def look(q: str) -> tuple[bool, bool, str | None]:
+        info = provinces[q]
+        ok, asks = through(s, seat, power, q)
+        got = steps[q] = (not (info.uncontrollable or info.card not in cards or control.get(q) == seat), ok, asks)
         return got
 
     borders = data.borders
@@ -136,23 +130,24 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
     while heap:
         cost, p, used, perm, seas = pop(heap)
         best = sea_best if used else land_best
-        if best.get(p, far) <= cost:
+        if best.get(p, far) <= cost or (used and land_best.get(p, far) <= cost):
             continue
         best[p] = cost
         # A step to a place already reached as cheaply is left out of the heap: it would be popped and
         # skipped, so leaving it out changes nothing but the work. ``offer`` is inlined in both loops.
+        # After the voyage, a place reached as cheaply by land before any voyage is such a place too:
+        # every step costs the same either way (``through`` does not ask how one came), and that land
+        # state comes off the heap first (cost, place, then False before True), so whatever the later
+        # one would find at a cost is found at that cost or less, earlier.
         for q in borders[p]:
-            a = aims.get(q)
-            if a is None:
-                a = aim(q)
+            a, ok, asks = steps.get(q) or look(q)
             if a:
                 old = found.get(q)
                 if old is None or cost < old.cost:
                     found[q] = Route(cost, perm, seas)
-            ok, asks = passes.get(q) or can_pass(q)
             if ok:
-                nxt = cost + (PERMISSION_COST if asks else 0)
-                if best.get(q, far) > nxt:
+                nxt = cost + PERMISSION_COST if asks else cost
+                if best.get(q, far) > nxt and (not used or land_best.get(q, far) > nxt):
                     push(heap, (nxt, q, used, perm + ((asks,) if asks and asks not in perm else ()), seas))
         if navy and not used:
             reach = seas_from.get(p)
@@ -160,17 +155,14 @@ def _search(s: MedievalState, seat: str, power: str) -> dict[str, Route]:
                 reach = seas_from[p] = _sea_reach(s, p)
             landed = cost + SEA_COST
             for landing, path in reach.items():
-                a = aims.get(landing)
-                if a is None:
-                    a = aim(landing)
+                a, ok, asks = steps.get(landing) or look(landing)
                 if a:
                     old = found.get(landing)
                     if old is None or landed < old.cost:
                         found[landing] = Route(landed, perm, path)
-                ok, asks = passes.get(landing) or can_pass(landing)
                 if ok:
-                    nxt = landed + (PERMISSION_COST if asks else 0)
-                    if sea_best.get(landing, far) > nxt:
+                    nxt = landed + PERMISSION_COST if asks else landed
+                    if sea_best.get(landing, far) > nxt and land_best.get(landing, far) > nxt:
                         push(heap, (nxt, landing, True, perm + ((asks,) if asks and asks not in perm else ()), path))
     return found
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from medviz.engine import DecisionPoint
 from medviz.engine.dice import natural_index
-from medviz.rules.medieval_xiii.battle import defender_side
+from medviz.rules.medieval_xiii.battle import Side, defender_side
 from medviz.rules.medieval_xiii.control import ruler_drm
 from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.passage import targets
@@ -74,17 +74,22 @@ class HeuristicPolicy:
         pw = data.powers[power]
         return pw.start + 2 * income + 2 * pw.army + {"good": 1, "normal": 0, "bad": -1}[pw.ruler]
 
-    def _attack_score(self, s: MedievalState, me: str, power: str, target: str, route: str) -> float:
-        """Expected VPs of an attack, minus a cost for the money the defence may pour in."""
+    def _attack_score(self, s: MedievalState, me: str, power: str, target: str, route: str,
+                      defences: dict[str, Side] | None = None) -> float:
+        """Expected VPs of an attack, minus a cost for the money the defence may pour in (``defences``:
+        ``defender_side`` by target, kept by the caller while the state stays as it is)."""
+        if route == "permission":
+            return -1.0
         data = s.data
         value = data.provinces[target].income
-        defence = defender_side(s, target)
+        if defences is None:
+            defence = defender_side(s, target)
+        else:
+            defence = defences.get(target) or defences.setdefault(target, defender_side(s, target))
         edge = data.powers[power].army + ruler_drm(s, power) - defence.army - defence.ruler
         d_money = s.florins[defence.seat] // data.c("militia_cost") if defence.seat and defence.militia_ok else 0
         my_money = (s.florins[me] - data.c("attack_cost")) // data.c("militia_cost")
         margin = edge + min(my_money, 4) - min(d_money, 3)
-        if route == "permission":
-            return -1.0
         if route == "sea":
             margin -= 1
         return value * max(0.0, min(1.0, 0.5 + 0.12 * margin)) - (0.6 if defence.seat else 0.0)
@@ -97,18 +102,20 @@ class HeuristicPolicy:
         if s.florins[me] < 9:
             return income
         best = 0.0
+        defences: dict[str, Side] = {}
         for power in s.powers_of(me):
             if power in s.civil_war:
                 return act
             for target, route in targets(s, me, power).items():
-                best = max(best, self._attack_score(s, me, power, target, route.kind))
+                best = max(best, self._attack_score(s, me, power, target, route.kind, defences))
                 if best >= 1.0:  # one paying attack is enough to act
                     return act
         return income
 
     def _action(self, s: MedievalState, me: str, opts: Any) -> Any:
         data = s.data
-        scored: list[tuple[float, int, Any]] = []
+        scored: list[tuple[float, int, Any]] = []  # (score, option's place, option)
+        defences: dict[str, Side] = {}
         for i, o in enumerate(opts):
             do = o["do"]
             score = 0.0
@@ -122,7 +129,7 @@ class HeuristicPolicy:
                 d = defender_side(s, o["target"])
                 score = data.provinces[o["target"]].income * (0.7 if d.seat is None else 0.35)
             elif do == "attack":
-                score = self._attack_score(s, me, o["power"], o["target"], o["route"])
+                score = self._attack_score(s, me, o["power"], o["target"], o["route"], defences)
             elif do == "play":
                 kind = data.action_cards[o["card"]]
                 if kind == "pope":
@@ -141,10 +148,15 @@ class HeuristicPolicy:
                 islamic = any(data.powers[p].religion == "islam" for p in s.powers_of(me))
                 score = 0.1 if kind == "jihad" and not islamic else 0.0
             if score > 0.5 or (do == "discard" and score > 0):
-                scored.append((score, -natural_index(self.seed, f"tie/{i}", 1000), o))
+                scored.append((score, i, o))
         if not scored:
             return next(o for o in opts if o["do"] == "end")
-        return max(scored, key=lambda t: (t[0], t[1]))[2]
+        top = max(t[0] for t in scored)
+        best = [t for t in scored if t[0] == top]
+        if len(best) == 1:
+            return best[0][2]
+        # Ties among the best go by a seeded draw per option (drawn only when needed: it is pure).
+        return max(best, key=lambda t: -natural_index(self.seed, f"tie/{t[1]}", 1000))[2]
 
     def _militia(self, s: MedievalState, me: str, decision: str, defending: bool, opts: Any) -> Any:
         data = s.data

@@ -169,7 +169,8 @@ def _panel(view: Mapping[str, Any]) -> tuple[PanelBox, ...]:
                 f"{'' if n == 1 else 's'} in hand<br>" + "<br>".join(powers))
         boxes.append(PanelBox(f"panel-seat-{s}", text, lines=2 + len(powers), colour=info["colour"], gap=4))
     if seen and isinstance(seats[seen]["hand"], list):
-        cards = [plain(c) for c in seats[seen]["hand"]] or ["no card"]
+        # Cards run on in lines of the panel's width, like the Powers: a hand of seven takes three lines.
+        cards = wrap_words([plain(c) for c in seats[seen]["hand"]]) or ["no card"]
         boxes.append(PanelBox("panel-hand", f"<b>Hand of {plain(seats[seen]['name'])}</b><br>" + "<br>".join(cards),
                               lines=1 + len(cards), gap=6))
     d = view["decks"]

@@ -8,7 +8,6 @@ after which the game stops even if the deck has not ended it (a ruling, see the 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,7 +17,7 @@ from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, R
 from medviz.engine.portrayal import Place, Portrayal, Shades
 from medviz.rules.medieval_xiii import turn
 from medviz.rules.medieval_xiii.gamedata import load_game_data
-from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState
+from medviz.rules.medieval_xiii.state import REDUCERS, MedievalState, copy_state
 from medviz.rules.medieval_xiii.view import COLOURS, HIDDEN
 
 __all__ = ["COLOURS", "GAME", "HIDDEN", "MedievalRuleset", "RULESET", "summary"]
@@ -57,7 +56,7 @@ class MedievalRuleset(DefinedRuleset):
     def define(self) -> GameDefinition:
         scenarios = {
             name: ScenarioDefinition(
-                name=name, setup=_setup(name), outcome=turn.outcome,
+                name=name, setup=_setup(name), outcome=turn.outcome, copy_state=copy_state,
                 seats=tuple(Seat(s, f"Player {s}", COLOURS[s]) for s in turn.SEAT_IDS[:n]),
                 title=f"{n} players",
             )
@@ -86,7 +85,8 @@ class MedievalRuleset(DefinedRuleset):
         A shallow view: the hidden fields are replaced, the rest is shared; policies only read it.
         """
         s: MedievalState = state
-        view = copy.copy(s)
+        view = object.__new__(MedievalState)  # copy.copy, without its generic __reduce_ex__ round trip
+        view.__dict__.update(s.__dict__)
         view.hands = {k: (v if k == seat else [HIDDEN] * len(v)) for k, v in s.hands.items()}
         view.action_deck = [HIDDEN] * len(s.action_deck)
         view.map_deck = [HIDDEN] * len(s.map_deck)

@@ -11,8 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from medviz.engine.copying import independent_copy
 from medviz.engine.events import ChangeEvent, thaw
-from medviz.rules.medieval_xiii.gamedata import GameData, card_power
+from medviz.rules.medieval_xiii.gamedata import GameData
 
 
 @dataclass
@@ -84,7 +85,7 @@ class MedievalState:
 
     def powers_of(self, seat: str) -> list[str]:
         """The Powers ``seat`` controls (cards in front of him), in card order."""
-        return [p for p in (card_power(c) for c in self.front[seat]) if p]
+        return [c[6:] for c in self.front[seat] if c.startswith("power-")]  # card_power, inlined
 
     def in_play(self, province: str) -> bool:
         """The province's map card is displayed."""
@@ -95,12 +96,53 @@ class MedievalState:
         provinces, cards = self.data.provinces, self.map_in_play
         return [p for p, h in self.home.items() if h == power and provinces[p].card in cards]
 
+    def home_provinces_by_power(self) -> dict[str, list[str]]:
+        """``home_provinces`` of every Power at once (one pass over ``home``; a Power with none is absent)."""
+        provinces, cards = self.data.provinces, self.map_in_play
+        out: dict[str, list[str]] = {}
+        for p, h in self.home.items():
+            if provinces[p].card in cards:
+                if h in out:
+                    out[h].append(p)
+                else:
+                    out[h] = [p]
+        return out
+
     def religion_of(self, province: str) -> str:
         """A province's religion: its Power card's, Catholic for Knights of Christ (4.6), "" for none."""
         if province in self.koc:
             return "catholic"
         pw = self.home.get(province) or self.data.provinces[province].power
         return self.data.powers[pw].religion if pw else ""
+
+
+# -- copying ---------------------------------------------------------------------------------
+
+#: Fields that are lists of card, map card, province or Power ids (atoms), and dicts of atoms.
+_ATOM_LISTS = frozenset({"table", "action_deck", "discard", "aside", "map_deck", "map_in_play", "map_gone", "koc",
+                         "heresy", "disaster", "civil_war", "excommunicated", "started", "order"})
+_ATOM_DICTS = frozenset({"florins", "control", "home", "ruler"})
+_LIST_DICTS = frozenset({"hands", "front"})  # seat -> a list of card ids
+
+
+def copy_state(s: MedievalState) -> MedievalState:
+    """An independent copy of ``s`` (the engine's snapshots): the fields of known shape copied flat
+    with the containers' own ``copy``, ``marriages`` pair by pair, the game data shared (immutable),
+    and every other field through ``independent_copy``."""
+    new = object.__new__(MedievalState)
+    d = new.__dict__
+    for k, v in s.__dict__.items():
+        if k in _ATOM_LISTS or k in _ATOM_DICTS:
+            d[k] = v.copy()
+        elif k in _LIST_DICTS:
+            d[k] = {seat: cards.copy() for seat, cards in v.items()}
+        elif k == "marriages":
+            d[k] = [pair.copy() for pair in v]
+        elif k == "data":
+            d[k] = v
+        else:
+            d[k] = independent_copy(v)
+    return new
 
 
 # -- reducers --------------------------------------------------------------------------------

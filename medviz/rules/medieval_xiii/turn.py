@@ -4,10 +4,12 @@ and victory (12.0). Each ``task_*`` function is one task of the game definition.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from medviz.engine import Context, Task
+from medviz.engine.events import FrozenDict
 from medviz.rules.medieval_xiii import battle, cards, trade
 from medviz.rules.medieval_xiii.decisions import Decision
 from medviz.rules.medieval_xiii.control import (
@@ -218,10 +220,17 @@ def attack_limit(s: MedievalState) -> int:
     return s.data.c("attacks_after_map_draw") if s.turn["map_drawn"] else s.data.c("attacks_per_turn")
 
 
-def action_options(s: MedievalState, seat: str) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=4096)
+def _attack_option(power: str, target: str, route: str) -> FrozenDict:
+    """The option of one attack, frozen once: the same attacks are offered at every action of a turn
+    (a decision freezes its options; a frozen one passes through as it is)."""
+    return FrozenDict({"do": "attack", "power": power, "target": target, "route": route})
+
+
+def action_options(s: MedievalState, seat: str) -> list[Mapping[str, Any]]:
     """Every action the player may take now in his Action Phase (3.1 D), the end of it first."""
     data = s.data
-    opts: list[dict[str, Any]] = [{"do": "end"}]
+    opts: list[Mapping[str, Any]] = [{"do": "end"}]
     can_attack = s.turn["attacks"] < attack_limit(s)
     for card in sorted(set(s.hands[seat])):
         kind = kind_of(s, card)
@@ -256,7 +265,7 @@ def action_options(s: MedievalState, seat: str) -> list[dict[str, Any]]:
                 opts.append({"do": "end-civil-war", "power": power})
                 continue
             for target, route in sorted(targets(s, seat, power).items()):
-                opts.append({"do": "attack", "power": power, "target": target, "route": route.kind})
+                opts.append(_attack_option(power, target, route.kind))
         for prov in sorted(p for p in s.heresy if s.control.get(p) == seat):
             opts.append({"do": "end-heresy", "province": prov})
     if s.trading:
