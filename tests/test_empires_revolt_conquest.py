@@ -327,7 +327,7 @@ SLOW = bool(os.environ.get("MEDVIZ_SLOW"))
 def test_invariants_hold_over_seeded_games(n: int) -> None:
     """50 short games per player count in make test; 200 whole games behind MEDVIZ_SLOW."""
     for seed in range(200 if SLOW else 50):
-        h = _game(n, seed, heuristic=seed % 2 == 1, **({} if SLOW else {"max_rounds": 6}))
+        h = _game(n, seed, heuristic=seed % 2 == 1, **({} if SLOW else {"max_rounds": 4}))
         assert h.outcome["winner"]
         _check_invariants(h)
 
