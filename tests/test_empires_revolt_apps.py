@@ -106,3 +106,13 @@ def test_export_writes_a_page_with_the_map(tmp_path: Any) -> None:
     assert main(["export", str(path), "--html", str(out), "--no-compress"]) == 0
     text = out.read_text(encoding="utf-8")
     assert "Empire" in text and "Syria" in text and "held" in text
+
+
+def test_a_fight_die_is_named_for_a_class(game: History) -> None:
+    roll = next(r for r in game.rolls() if "/fight/throw-1/defender/die-1" in getattr(r, "roll", ""))
+    words = RULESET.describe_roll(game, roll)
+    seat = roll.roll.split("/")[1]
+    fight = next(e for e in game.events[roll.seq:] if isinstance(e, ChangeEvent) and e.change == "er-attack")
+    assert words.startswith(f"Player {seat}'s attack on {game.final_state.map.areas[fight.data['target']].name}")
+    assert "the defender's die 1" in words and "throw 1" in words
+    assert RULESET.turn_label("conquest-3", 4) == "round 4"

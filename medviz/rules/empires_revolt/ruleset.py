@@ -113,6 +113,28 @@ class EmpiresRevolt(DefinedRuleset):
             return frozenset({"decisive"})
         return frozenset()
 
+    def turn_label(self, scenario: str, turn: int) -> str:
+        """``round 3`` in a conquest (every player's turn once), else ``turn 3``."""
+        return f"round {turn}" if scenario in conquest.SCENARIO_SEATS else f"turn {turn}"
+
+    def describe_roll(self, history: Any, event: RollEvent | DrawEvent) -> str:
+        """A conquest's fight die in words: ``Player A's attack die 1 against Etruria, round 3 (throw 1)``."""
+        roll = getattr(event, "roll", "")
+        parts = roll.split("/")
+        if not roll.startswith("round-") or "/throw-" not in roll or len(parts) < 7:
+            return super().describe_roll(history, event)
+        fight = next((e for e in history.events[event.seq:] if isinstance(e, ChangeEvent)
+                      and e.change in ("er-attack", "er-sea-fight")), None)
+        where = ""
+        if fight is not None:
+            area = fight.data.get("target") or fight.data.get("sea", "")
+            state = history.state_at(event.seq)
+            where = f" {'in' if 'sea-fight' in roll else 'on'} {state.map.areas[area].name}" \
+                if area in state.map.areas else ""
+        what = "sea attack" if "sea-fight" in roll else "attack"
+        return (f"Player {parts[1]}'s {what}{where}: the {parts[-2]}'s {parts[-1].replace('-', ' ')}, "
+                f"{parts[0].replace('-', ' ')} ({parts[-3].replace('-', ' ')})")
+
     # -- the map (mapview.py) ----------------------------------------------------------------
     def view_at(self, history: Any, seq: int) -> Any:
         """The conquest's map view after event ``seq`` (a battle has no map)."""
