@@ -1,10 +1,10 @@
 """A simple heuristic player for Empire's Revolt's conquest: it weighs each legal action and takes the best.
 
 What it values, in order: raising armies while food allows (rules 10-12); attacks whose exact odds
-(``odds.dice_off``) are at least even, weighted by what the region gives toward the resource
-target of the player count (rules 71-73), a city (76) or an enemy capital (70); settlements on
-the regions it holds (34-36); a first ship or two where its land is cut off by sea (26-30); and
-marching or sailing toward regions it does not hold. It ends the turn when nothing is worth doing.
+(``odds.dice_off``) are at least 40% (25% out of its capital, where a defeat costs nothing, rule 8),
+weighted by what the region gives toward the resource target of the player count (rules 71-73), a
+city (76) or an enemy capital (70); mercenaries (52-56); settlements on the regions it holds
+(34-36); a first ship or two (26-30); and marching, boarding or sailing toward regions it does not hold. It ends the turn when nothing is worth doing.
 """
 
 from __future__ import annotations
@@ -53,14 +53,18 @@ class HeuristicPolicy:
         if do == "fortify":
             return 1.0 if stock["gold"] >= 3 else 0.0
         if do == "ship":
-            return 2.5 if len(s.ships_of(seat)) < 2 and self._cut_off(s, seat) else 0.0
+            if len(s.ships_of(seat)) >= 2:
+                return 0.0
+            return 2.5 if self._cut_off(s, seat) else 1.2
         if do == "hire":
-            return 2.0 if stock["gold"] >= 4 else 0.0
+            return 2.5
         if do in ("march", "land"):
             return self._enter_score(s, seat, o["army"], o["to"])
         if do == "embark":
             here = s.armies[o["army"]]["area"]
-            return 0.8 if not self._hostile_near(s, seat, here) else 0.0
+            good = any(self._enter_score(s, seat, o["army"], n) > 1.0 for n in s.map.land_moves(here)
+                       if s.owner.get(n) != seat)
+            return 0.0 if good else 0.8
         if do == "sail":
             cargo = s.cargo(o["ship"])
             targets = [a for a in s.map.areas[o["to"]].coasts if s.owner.get(a) != seat]
@@ -91,13 +95,15 @@ class HeuristicPolicy:
             return 0.5 if self._hostile_near(s, seat, to) and not self._hostile_near(s, seat, here) else 0.0
         a, d = conquest.fight_dice(s, seat, to, carrier)
         p = float(dice_off(a, d).attacker)
-        if p < 0.45:
+        here = "" if carrier else s.armies[army]["area"]
+        from_capital = here == s.capital_area(seat)  # rule 8: a defeat there costs nothing
+        if p < (0.25 if from_capital else 0.4):
             return 0.0
         area = s.map.areas[to]
         holder = s.owner.get(to)
-        value = 1.0 + 2.0 * self._need(s, seat, to) + (1.5 if area.city else 0.0)
+        value = 1.0 + 2.0 * self._need(s, seat, to) + (3.0 if area.city else 0.0)
         if holder and holder != seat and area.capital == s.capital_of.get(holder):
             value += 4.0
         if enemies:
             value = 1.5 + (2.0 if holder != seat and area.capital == s.capital_of.get(holder or "") else 0.0)
-        return p * value - (1 - p) * 1.5 + 0.5
+        return p * value - (0.0 if from_capital else (1 - p) * 1.5) + 0.5
