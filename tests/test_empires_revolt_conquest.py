@@ -11,12 +11,16 @@ from typing import Any
 import pytest
 
 from medviz.engine import History, diff, get_ruleset, play, register_ruleset
-from medviz.engine.registry import unregister_ruleset
 from medviz.engine.errors import DataError, MalformedInput
 from medviz.engine.events import ChangeEvent
 from medviz.engine.policy import RandomPolicy
+from medviz.engine.registry import unregister_ruleset
 from medviz.rules.empires_revolt import conquest
-from medviz.rules.empires_revolt.conquest import ConquestState, legal_actions, territory_defence
+from medviz.rules.empires_revolt.conquest import (
+    ConquestState,
+    legal_actions,
+    territory_defence,
+)
 from medviz.rules.empires_revolt.data import shipped_rules
 from medviz.rules.empires_revolt.mapdata import load_map
 from medviz.rules.empires_revolt.players import HeuristicPolicy

@@ -30,7 +30,7 @@ import shapely
 from shapely.geometry import Point, box, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (  # noqa: E402  (the shared helpers live beside this script)
+from common import (
     Coord,
     build_main,
     decode_topojson,

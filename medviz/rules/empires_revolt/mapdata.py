@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from medviz.engine.errors import DataError
-from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, Field, load_toml, patched_tables, tables_problems
+from medviz.rules.datafiles import (
+    MAX_OVERRIDE_BYTES,
+    Field,
+    load_toml,
+    patched_tables,
+    tables_problems,
+)
 from medviz.rules.empires_revolt.data import RESOURCES, Rules
 
 MAP_DATA = Path(__file__).parent / "data" / "map300.toml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from medviz.engine.definition import DefinedRuleset, GameDefinition, ScenarioDefinition
 from medviz.engine.errors import MalformedInput
@@ -187,7 +187,7 @@ class EmpiresRevolt(DefinedRuleset):
         return lines
 
     # -- medviz play empires_revolt/conquest-N --players 2|3|4 --------------------------------
-    _BY_COUNT = {n: name for name, n in conquest.SCENARIO_SEATS.items()}
+    _BY_COUNT: ClassVar[Mapping[int, str]] = {n: name for name, n in conquest.SCENARIO_SEATS.items()}
 
     def play_arguments(self, scenario: str, parser: Any) -> None:
         """``--players 2|3|4`` plays the conquest for that many; ``--player SEAT=POLICY`` and ``--option`` as for any game."""
