@@ -202,7 +202,7 @@ quiz3'''),
 # Empire's Revolt
 # ------------------------------------------------------------------------------------------------
 def empires_revolt() -> list[Any]:
-    """Cells of tutorial-empires-revolt: the dice-off, runs of fights, a branched fight, three quizzes."""
+    """Cells of tutorial-empires-revolt: the dice-off, runs of fights, a branched fight, three quizzes, a whole game on the map."""
     return [
         md("""# Empire's Revolt — the highest die wins
 
@@ -361,6 +361,42 @@ quiz3 = Quiz("3. Two dice against two: how many throws does a dice-off take on a
              tolerance=Fraction(1, 100), explain="A throw decides with chance 1 - t, so it takes 1 / (1 - t) throws on average.")
 assert 1 < q3 < Fraction(3, 2) and quiz3.is_right(f"{float(q3):.3f}")
 quiz3'''),
+        md("""## A whole game on the map of 300 BCE
+
+The scenarios `conquest-2`, `conquest-3` and `conquest-4` play the whole game for 2, 3 or 4 players on a small
+**reconstructed** map of the Mediterranean of 300 BCE (23 land regions, 7 sea zones; the post's own map is only
+a picture we do not have, so every region, border and resource is a reconstruction that says why). Each player
+draws a capital card (rule 2) and starts with its capital, one army and one of each resource (rules 6-7). A turn:
+collect resources from regions with an army or a settlement (rule 63), pay upkeep or sacrifice (rule 64), then
+act: raise armies, build ships, settlements and fortifications, hire mercenaries; every army has one action —
+march or attack with the dice-off above, board a ship, land from it with a die more (rules 14-30). A player wins
+by holding the resource regions of its player count (rules 71-73), six cities for a whole round (rule 76), or
+by being the last whose capital stands (rule 70). Where the post is silent, medviz rules and says so (see
+`docs/rules-coverage-empires_revolt.md`) — e.g. a game stops after 40 rounds and the player nearest the resource
+target wins."""),
+        code(r'''from medviz.engine.policy import RandomPolicy
+from medviz.rules.empires_revolt.players import HeuristicPolicy
+from medviz.viz import state_map
+
+game = play(RULESET, "conquest-3", {}, seed=4, players={"A": HeuristicPolicy(), "B": RandomPolicy(41), "C": HeuristicPolicy()})
+for line in RULESET.summary_lines(game, RULESET.summary(game)):
+    print(line)
+assert game.outcome["winner"] and set(game.outcome["scores"]) == {"A", "B", "C"}'''),
+        md("""The map half-way through: every region in the colour of the player who holds it, ⚔ armies and ⚓ ships
+under the names, the panel with each player's stock and its regions against the target. Hover a region for what
+it produces and who holds it."""),
+        code(r'''turns = [e for e in game.events if e.kind == "change" and e.change == "er-turn"]
+middle = turns[len(turns) // 2].seq
+view = RULESET.view_at(game, middle)
+assert set(view["owner"].values()) <= {"A", "B", "C"}
+state_map(view, ruleset=RULESET, width=1100, height=660)'''),
+        md("""Step through the whole game, or change any die of any fight in the Dice Lab and see where the game goes
+instead (the branch re-runs from the turn before the die; the players decide again where the board differs)."""),
+        code(r'''first_fight = next(r for r in game.rolls() if "/fight/throw-1/attacker/die-1" in getattr(r, "roll", ""))
+branch = game.branch(first_fight.roll, 1 if first_fight.value != 1 else 6)
+print(diff(game, branch).summary(game.describe))
+assert branch.parent is game and branch.roll(first_fight.roll).value != first_fight.value
+DiceLab(game)'''),
     ]
 
 

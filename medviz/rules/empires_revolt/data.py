@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from medviz.engine.errors import DataError
 from medviz.rules.datafiles import (
@@ -74,6 +74,8 @@ class Rules:
     victory: Mapping[int, Mapping[str, int]]
     trade_cities: int
     origin: str
+    #: Never changed by play: game states share it (``medviz.engine.copying``).
+    __medviz_immutable__: ClassVar[bool] = True
 
 
 def build_rules(raw: Mapping[str, Any], origin: str) -> Rules:

@@ -1,0 +1,118 @@
+"""Empire's Revolt's conquest in the generic apps: the map coloured by owner, the replay viewer, the dice lab
+(change a die, branch), diff and the exported page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from medviz.engine import History, play, register_ruleset
+from medviz.engine.events import ChangeEvent
+from medviz.engine.policy import RandomPolicy
+from medviz.engine.registry import unregister_ruleset
+from medviz.rules.empires_revolt.conquest import COLOURS
+from medviz.rules.empires_revolt.players import HeuristicPolicy
+from medviz.rules.empires_revolt.ruleset import RULESET
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registered() -> Iterator[None]:
+    register_ruleset("empires_revolt", RULESET)
+    yield
+    unregister_ruleset("empires_revolt")
+
+
+@pytest.fixture(scope="module")
+def game() -> History:
+    """A three-player game (two heuristic players, one random) that runs to a winner."""
+    return play(RULESET, "conquest-3", {}, seed=4,
+                players={"A": HeuristicPolicy(), "B": RandomPolicy(41), "C": HeuristicPolicy()})
+
+
+def _fills(fig: Any) -> dict[str, str]:
+    return {t.meta["area"]: t.fillcolor for t in fig.data
+            if isinstance(t.meta, Mapping) and t.meta.get("kind") == "land"}
+
+
+def _take(game: History) -> ChangeEvent:
+    return next(e for e in game.events if isinstance(e, ChangeEvent) and e.change == "er-take")
+
+
+def test_the_map_colours_each_region_by_its_holder(game: History) -> None:
+    import json
+
+    from medviz.engine.portrayal import blend
+    from medviz.viz import state_map
+    from medviz.viz.state_map import DEFAULT_STATE_STYLE
+
+    e = _take(game)
+    view = RULESET.view_at(game, e.seq)
+    json.dumps(view)
+    assert view["owner"][e.data["area"]] == e.data["seat"]
+    fig = state_map(view, ruleset=RULESET)
+    fills = _fills(fig)
+    shade = DEFAULT_STATE_STYLE.shades
+    assert fills[e.data["area"]] == blend(COLOURS[e.data["seat"]], shade.paper, shade.light)
+    nobody = next(a for a, x in view["areas"].items() if x["kind"] == "land" and a not in view["owner"])
+    assert fills[nobody] == shade.uncontrolled
+    names = {a.name: a.text for a in fig.layout.annotations}
+    assert "Player A" in names["panel-seat-A"] and "held" in names["panel-seat-A"]
+    assert RULESET.view_at(play(RULESET, "battle", {"attacker": "A2", "defender": "blank"}, seed=1,
+                                players={"attacker": RandomPolicy(0), "defender": RandomPolicy(1)}), 2) is None
+
+
+def test_the_replay_viewer_steps_the_game(game: History) -> None:
+    from medviz.apps import ReplayViewer
+
+    viewer = ReplayViewer(game)
+    assert viewer.map is not None
+    before = _fills(viewer.map.figure)
+    viewer.model.cursor = len(game) - 1
+    after = _fills(viewer.map.figure)
+    assert before != after
+    from medviz.engine.portrayal import blend
+    from medviz.viz.state_map import DEFAULT_STATE_STYLE
+
+    shade = DEFAULT_STATE_STYLE.shades
+    for area, seat in game.final_state.owner.items():
+        assert after[area] == blend(COLOURS[seat], shade.paper, shade.light)
+
+
+def test_the_dice_lab_changes_a_fight_die_and_branches(game: History) -> None:
+    from medviz.apps import DiceLab
+
+    lab = DiceLab(game)
+    assert lab.map is not None and "fights" in [t.name for t in lab.map.clickable()]
+    e = _take(game)
+    roll = next(r for r in reversed(game.rolls()) if r.seq < e.seq and "/attacker/die-1" in getattr(r, "roll", ""))
+    lab.model.select(roll.roll)
+    lab.model.value = 1 if roll.value != 1 else 2
+    child = lab.branch()
+    assert child is not None and child.parent is game and child.value_of(roll.roll) == lab.model.value
+    words = lab.model.diff_words(lab.view_at)
+    assert "The two histories part at event" in words
+    assert "Regions that changed hands" in words or "No region ends in other hands" in words
+
+
+def test_export_writes_a_page_with_the_map(tmp_path: Any) -> None:
+    from medviz.cli import main
+
+    short = play(RULESET, "conquest-2", {"max_rounds": 3}, seed=2, players={"A": HeuristicPolicy(), "B": HeuristicPolicy()})
+    path = tmp_path / "game.json"
+    short.save(path)
+    out = tmp_path / "game.html"
+    assert main(["export", str(path), "--html", str(out), "--no-compress"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "Empire" in text and "Syria" in text and "held" in text
+
+
+def test_a_fight_die_is_named_for_a_class(game: History) -> None:
+    roll = next(r for r in game.rolls() if "/fight/throw-1/defender/die-1" in getattr(r, "roll", ""))
+    words = RULESET.describe_roll(game, roll)
+    seat = roll.roll.split("/")[1]
+    fight = next(e for e in game.events[roll.seq:] if isinstance(e, ChangeEvent) and e.change == "er-attack")
+    assert words.startswith(f"Player {seat}'s attack on {game.final_state.map.areas[fight.data['target']].name}")
+    assert "the defender's die 1" in words and "throw 1" in words
+    assert RULESET.turn_label("conquest-3", 4) == "round 4"
