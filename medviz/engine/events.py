@@ -39,6 +39,10 @@ class FrozenDict(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._d)
 
+    def as_dict(self) -> dict[str, Any]:
+        """A plain (shallow) dict of the same items: a new one, so changing it changes nothing here."""
+        return self._d.copy()
+
     # The mixins of ``Mapping`` go through ``__getitem__`` (and an exception for a missing key):
     # these read the dict directly, the same answers several times faster.
     def get(self, key: str, default: Any = None) -> Any:
@@ -81,19 +85,24 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
     t = type(value)
-    if t in _ATOMS or t is FrozenDict:
+    if t in _ATOMS or t is FrozenDict or t in _KEPT:
         return value
     if t is tuple:
-        if all(type(v) in _ATOMS for v in value):
+        if _ATOMS.issuperset(map(type, value)):
             return value
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
     if t is list:
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
     if t is dict or isinstance(value, Mapping):
         return FrozenDict(value)
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
+    _KEPT.add(t)  # neither a mapping nor a sequence (a typed option, say): kept as it is, known next time
     return value
+
+
+#: Types ``freeze`` has found to be kept as they are (not mappings, lists or tuples).
+_KEPT: set[type] = set()
 
 
 def thaw(value: Any) -> Any:
