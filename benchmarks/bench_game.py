@@ -65,8 +65,10 @@ def branch_cost(seeds: int = 5) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in out.items()}
 
 
-#: The commit the engine's speed is compared with (issue 14): the code before medviz.analysis.
-BASELINE = "502b7ff2047aa4cc0e3927444e4617a21c742ca0"
+#: The commit the engine's speed is compared with (issue 14, point 6): the engine before its speed work
+#: (folded snapshots, faster copies and FrozenDict); the pin before it was 502b7ff, the code before
+#: medviz.analysis.
+BASELINE = "76d77c909945c03b0611f2816a6ad0a24abe2552"
 ROOT = Path(__file__).resolve().parent.parent
 
 _RATE = """
