@@ -73,6 +73,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _RATE = """
 import sys, time
+import medviz
+print(medviz.__file__)
 from medviz.engine import play
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.ruleset import RULESET
@@ -91,15 +93,19 @@ def against_baseline(commit: str, games: int, rounds: int = 3) -> tuple[float, f
     with tempfile.TemporaryDirectory(prefix="medviz-baseline-") as tmp:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "medviz"], check=True,
                                  capture_output=True).stdout
+        base = Path(tmp) / "baseline"
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
+            tar.extractall(base, filter="data")
         took = {"this tree": 0.0, "baseline": 0.0}
         for r in range(rounds):
-            for label, path in (("this tree", str(ROOT)), ("baseline", tmp)):
-                env = {**os.environ, "PYTHONPATH": path}
+            for label, path in (("this tree", ROOT), ("baseline", base)):
+                env = {**os.environ, "PYTHONPATH": str(path)}
+                # run from an empty folder: ``python -c`` puts its working folder first on sys.path
                 out = subprocess.run([sys.executable, "-c", _RATE, str(3000 + r * games), str(games)], env=env,
-                                     check=True, capture_output=True, text=True, cwd=tmp).stdout
-                took[label] += float(out.strip().splitlines()[-1])
+                                     check=True, capture_output=True, text=True, cwd=tmp).stdout.strip().splitlines()
+                if not Path(out[0]).resolve().is_relative_to(path.resolve()):
+                    raise SystemExit(f"the {label} run imported medviz from {out[0]}, not from {path}")
+                took[label] += float(out[-1])
     n = games * rounds
     return n / took["this tree"], n / took["baseline"]
 
