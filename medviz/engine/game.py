@@ -620,9 +620,8 @@ class Context:
         self._claim(decision_id)
         opts, keys = self._legal(decision_id, options, kind)
         choice, source = self._choice(decision_id, actor, opts, keys, prompt, kind)
-        self._emit(DecisionEvent, actor=actor, automatic=source == "forced", decision=decision_id,
-                   options=keys, choice=option_key(choice), legal_options=len(opts), source=source,
-                   prompt=prompt)
+        self.events.append(DecisionEvent(len(self.events), self.turn, self.phase, actor, source == "forced",
+                                         decision_id, keys, option_key(choice), len(opts), source, prompt))
         return choice
 
     def decide_secretly(self, asks: Sequence[SecretAsk]) -> list[Any]:
@@ -687,14 +686,16 @@ class Context:
     def change(self, change: str, *, actor: str | None = None, automatic: bool = False,
                **data: Any) -> None:
         """Record a state change and apply it through the ruleset's reducer."""
-        event = self._emit(ChangeEvent, actor=actor, automatic=automatic, change=change,
-                           data=FrozenDict(data))
-        self.spec.ruleset.apply(self.state, event)  # type: ignore[arg-type]
+        # built by position (the most frequent event: half a game's), the same fields as ``_emit`` sets
+        event = ChangeEvent(len(self.events), self.turn, self.phase, actor, automatic, change, FrozenDict(data))
+        self.events.append(event)
+        self.spec.ruleset.apply(self.state, event)
 
     def report(self, report: str, *, actor: str | None = None, automatic: bool = True,
                **data: Any) -> None:
         """Record a result worth showing (no state change)."""
-        self._emit(ReportEvent, actor=actor, automatic=automatic, report=report, data=FrozenDict(data))
+        self.events.append(ReportEvent(len(self.events), self.turn, self.phase, actor, automatic, report,
+                                       FrozenDict(data)))
 
     # -- internals ---------------------------------------------------------------------------
     def _claim(self, key: str) -> None:
