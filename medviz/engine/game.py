@@ -433,7 +433,7 @@ class Snapshot:
     snapshot and the change events since, and makes its state (a copy of that one's, with those
     changes applied by the reducers, as ``History.state_at`` does) the first time it is read. The
     state is always a fold of the change events, so both are the same state; the run pays for a
-    copy only every ``FOLD_EVERY`` changes instead of at every checkpoint.
+    copy only once ``FOLD_EVERY`` events have passed instead of at every checkpoint.
     """
 
     __slots__ = ("seq", "agenda", "turn", "phase", "_state", "_base", "_changes", "_ruleset")
@@ -460,12 +460,12 @@ class Snapshot:
     @property
     def state(self) -> Any:
         """The state before event ``seq`` (read it, never change it: a branch copies it)."""
-        if self._base is not None:
-            assert self._ruleset is not None
-            state = self._ruleset.copy_state(self._base.state)
-            for e in self._changes:
+        base, changes, rs = self._base, self._changes, self._ruleset  # locals: two readers at once both finish
+        if base is not None and rs is not None:
+            state = rs.copy_state(base.state)
+            for e in changes:
                 if isinstance(e, ChangeEvent):
-                    self._ruleset.apply(state, e)
+                    rs.apply(state, e)
             self._state, self._base, self._changes, self._ruleset = state, None, (), None
         return self._state
 
