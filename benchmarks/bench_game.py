@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/bench_game.py            # 40 games per row (quick)
     .venv/bin/python benchmarks/bench_game.py --games 500
 
-Rates and ratios are measured in one run on one core. Goals (issue 3): >= 200 Vespers games per
+Rates and ratios are measured in one run on one core, on the CPU time of the process that plays (so
+other jobs on a shared machine count for neither side). Goals (issue 3): >= 200 Vespers games per
 second with heuristic players; a branch at the 90th-percentile roll <= 0.15 x a full re-run.
 """
 
@@ -40,46 +41,50 @@ def rate(scenario: str, a: str, b: str, games: int, first_seed: int = 0) -> tupl
     """(games per second, winners, mean events per game)."""
     wins: Counter[str] = Counter()
     events = 0
-    t = time.perf_counter()
+    t = time.process_time()
     for seed in range(first_seed, first_seed + games):
         h = play(RULESET, scenario, {}, seed=seed, players=players(a, b, seed))  # type: ignore[arg-type]
         wins[h.outcome["winner"]] += 1
         events += len(h.events)
-    return games / (time.perf_counter() - t), wins, events / games
+    return games / (time.process_time() - t), wins, events / games
 
 
 def branch_cost(seeds: int = 5) -> dict[str, float]:
     """Branch at the median and 90th-percentile roll of Vespers games, as a fraction of a re-run."""
     out: dict[str, list[float]] = {"median": [], "p90": []}
     for seed in range(seeds):
-        t = time.perf_counter()
+        t = time.process_time()
         h = play(RULESET, "vespers-1282", {}, seed=seed, players=players("heuristic", "heuristic", seed))  # type: ignore[arg-type]
-        full = time.perf_counter() - t
+        full = time.process_time() - t
         rolls = [e for e in h.rolls() if isinstance(e, RollEvent) and e.dice == "1d6"]
         for label, q in (("median", 0.5), ("p90", 0.9)):
             r = rolls[int(q * (len(rolls) - 1))]
             value = 1 if r.value != 1 else 6
-            t = time.perf_counter()
+            t = time.process_time()
             h.branch(r.roll, value)
-            out[label].append((time.perf_counter() - t) / full)
+            out[label].append((time.process_time() - t) / full)
     return {k: statistics.median(v) for k, v in out.items()}
 
 
-#: The commit the engine's speed is compared with (issue 14): the code before medviz.analysis.
-BASELINE = "502b7ff2047aa4cc0e3927444e4617a21c742ca0"
+#: The commit the engine's speed is compared with (issue 14, point 6): the engine before its speed work
+#: (folded snapshots, faster copies and FrozenDict); the pin before it was 502b7ff, the code before
+#: medviz.analysis.
+BASELINE = "76d77c909945c03b0611f2816a6ad0a24abe2552"
 ROOT = Path(__file__).resolve().parent.parent
 
 _RATE = """
 import sys, time
+import medviz
+print(medviz.__file__)
 from medviz.engine import play
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.ruleset import RULESET
 first, games = int(sys.argv[1]), int(sys.argv[2])
 play(RULESET, "vespers-1282", {}, seed=999_999, players={"A": Heuristic(), "B": Heuristic()})  # warm caches
-t = time.perf_counter()
+t = time.process_time()  # CPU time of this process: other jobs on a shared machine do not count
 for seed in range(first, first + games):
     play(RULESET, "vespers-1282", {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
-print(time.perf_counter() - t)
+print(time.process_time() - t)
 """
 
 
@@ -89,15 +94,19 @@ def against_baseline(commit: str, games: int, rounds: int = 3) -> tuple[float, f
     with tempfile.TemporaryDirectory(prefix="medviz-baseline-") as tmp:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "medviz"], check=True,
                                  capture_output=True).stdout
+        base = Path(tmp) / "baseline"
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
+            tar.extractall(base, filter="data")
         took = {"this tree": 0.0, "baseline": 0.0}
         for r in range(rounds):
-            for label, path in (("this tree", str(ROOT)), ("baseline", tmp)):
-                env = {**os.environ, "PYTHONPATH": path}
+            for label, path in (("this tree", ROOT), ("baseline", base)):
+                env = {**os.environ, "PYTHONPATH": str(path)}
+                # run from an empty folder: ``python -c`` puts its working folder first on sys.path
                 out = subprocess.run([sys.executable, "-c", _RATE, str(3000 + r * games), str(games)], env=env,
-                                     check=True, capture_output=True, text=True, cwd=tmp).stdout
-                took[label] += float(out.strip().splitlines()[-1])
+                                     check=True, capture_output=True, text=True, cwd=tmp).stdout.strip().splitlines()
+                if not Path(out[0]).resolve().is_relative_to(path.resolve()):
+                    raise SystemExit(f"the {label} run imported medviz from {out[0]}, not from {path}")
+                took[label] += float(out[-1])
     n = games * rounds
     return n / took["this tree"], n / took["baseline"]
 

@@ -1,4 +1,4 @@
-"""``medviz simulate`` and ``medviz pivotal``: results, files written whole, one-line refusals."""
+"""``medviz simulate``, ``medviz pivotal`` and ``medviz winprob``: results, files written whole, one-line refusals."""
 
 from __future__ import annotations
 
@@ -114,3 +114,48 @@ def test_the_notebook_is_its_generator_s_and_its_analyses_are_committed_beside_i
     assert winprob_cache(h, analysis, 40, 0).exists()
     settings = {"budget": 8, "first": 4, "target": 0.25, "first_seed": 0, "measure": "vp_B", "rolls": None}
     assert pivotal_cache(h, analysis, settings).exists()
+
+
+def test_winprob_writes_the_file_the_export_and_the_notebook_find(saved, tmp_path, capsys) -> None:
+    from medviz.analysis.winprob import cache_path, cached_beside, load_win_probability
+    from medviz.engine import History
+
+    h = History.load(saved)
+    assert main(["winprob", saved, "--games", "2", "--workers", "1", "--cache", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    path = cache_path(h, tmp_path, 2, 0)
+    assert f"written to {path}" in text and "before the game: A " in text
+    chart = load_win_probability(path, h)
+    assert cached_beside(h, tmp_path) == [path]  # medviz export's look-up beside the history
+    assert chart.points[0]["after"] == -1 and all(p["games"] == 2 for p in chart.points)
+    assert len(chart.points) == 1 + len(h.phases())
+    before = path.stat().st_mtime_ns
+    assert main(["winprob", saved, "--games", "2", "--workers", "1", "--cache", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == chart.data and path.stat().st_mtime_ns == before  # read, not replayed
+    out = tmp_path / "chart.json"
+    assert main(["winprob", saved, "--games", "1", "--first-seed", "5", "--workers", "1", "--out", str(out)]) == 0
+    again = load_win_probability(out, h)
+    assert again.data["games"] == 1 and again.data["first_seed"] == 5
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["winprob", "nope.json"], "nope.json"),
+    (["winprob", "HIST", "--games", "0"], "--games"),
+    (["winprob", "HIST", "--cache", "/no/such/folder"], "no such folder"),
+    (["winprob", "HIST", "--out", "x.json", "--cache", "."], "give one"),
+    (["winprob", "HIST", "--out", "/no/such/folder/x.json"], "--out"),
+    (["winprob", "NOTJSON"], "NOTJSON"),
+])
+def test_winprob_bad_input_is_one_line_and_exit_2(argv, words, saved, tmp_path, capsys) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    argv = [saved if a == "HIST" else str(junk) if a == "NOTJSON" else a for a in argv]
+    words = str(junk) if words == "NOTJSON" else words
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own refusal of a flag's value
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not list(tmp_path.glob("winprob-*"))

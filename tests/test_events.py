@@ -92,3 +92,23 @@ def test_events_come_back_from_json_with_their_own_type_and_frozen_data() -> Non
         event_from_dict({"kind": "change"}, "ev")
     with pytest.raises(MalformedInput, match=r"^ev.source: 'oracle' is not one of policy, human, recorded, forced$"):
         event_from_dict({"kind": "decision", "seq": 0, "source": "oracle"}, "ev")
+
+
+def test_a_frozen_dict_refuses_every_change_and_travels_whole() -> None:
+    import copy
+    import pickle
+    from types import MappingProxyType
+
+    f = freeze({"area": "malta", "units": {"A": 2}})
+    for change in (lambda: f.__setitem__("area", "sicily"), lambda: f.__delitem__("area"), f.clear,
+                   lambda: f.pop("area"), f.popitem, lambda: f.setdefault("x", 1), lambda: f.update(x=1)):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    with pytest.raises(TypeError, match="read-only"):
+        f |= {"x": 1}  # type: ignore[misc]
+    assert f == {"area": "malta", "units": {"A": 2}} and dict(f) == {"area": "malta", "units": {"A": 2}}
+    assert f == MappingProxyType({"units": {"A": 2}, "area": "malta"})  # any mapping, any key order
+    assert f != {"area": "malta"} and hash(f) == hash(freeze({"units": {"A": 2}, "area": "malta"}))
+    back = pickle.loads(pickle.dumps(f))
+    assert type(back) is FrozenDict and back == f and type(back["units"]) is FrozenDict
+    assert copy.copy(f) is f and copy.deepcopy(f) is f and f.get("nothing", 3) == 3 and "area" in f

@@ -118,3 +118,23 @@ def test_a_whole_game_state_copy_shares_nothing_mutable() -> None:
     c = RULESET.copy_state(mid)
     assert c == mid and shared_mutables(mid, c) == []
     assert c.data_pair is mid.data_pair  # loaded data is immutable and shared on purpose
+
+
+@pytest.mark.parametrize("scenario, seed", [("vespers-1282", 0), ("vespers-1282", 3), ("standard", 1), ("standard", 2)])
+def test_a_folded_snapshot_is_the_state_a_full_copy_keeps(scenario: str, seed: int, monkeypatch) -> None:
+    """Between full copies the runner keeps folded snapshots (a base and the changes since): each, once
+    read, is the very state (field by field, in order) that a full copy at its checkpoint holds."""
+    from medviz.engine import game
+    from medviz.engine.game import GameSpec, run
+
+    h = _game(scenario, seed)
+    spec = GameSpec(RULESET, scenario, h.spec.options, seed, h.spec.players)
+    folded = run(spec)
+    assert any(s._base is not None for s in folded.snapshots)  # some are folded, not yet read
+    monkeypatch.setattr(game, "FOLD_EVERY", 0)  # every checkpoint a full copy
+    full = run(spec)
+    assert [s.seq for s in folded.snapshots] == [s.seq for s in full.snapshots] == [s.seq for s in h.snapshots]
+    for a, b in zip(folded.snapshots, full.snapshots):
+        assert (a.agenda, a.turn, a.phase) == (b.agenda, b.turn, b.phase)
+        assert repr(a.state) == repr(b.state), f"snapshot before event {a.seq}"
+        assert shared_mutables(a.state, folded.state) == []  # independent of the live state

@@ -1,4 +1,4 @@
-"""``medviz simulate`` and ``medviz pivotal``: many games of any installed game, on local processes
+"""``medviz simulate``, ``medviz pivotal`` and ``medviz winprob``: many games of any installed game, on local processes
 or a Dask cluster (registered by ``medviz.cli`` like the other generic subcommand modules).
 
 ``simulate`` takes the game's own flags (``Ruleset.play_arguments``: Mediterranean Empires has
@@ -28,7 +28,7 @@ class _FlagParser(argparse.ArgumentParser):
 
 
 def register(sub: Any) -> None:
-    """Add ``simulate`` and ``pivotal`` to the ``medviz`` command."""
+    """Add ``simulate``, ``pivotal`` and ``winprob`` to the ``medviz`` command."""
     sp = sub.add_parser("simulate", help="play many seeded games (or continue a history many times) and "
                                          "summarise who wins, with 95%% intervals", add_help=False,
                         description="  medviz simulate vespers-1282 --games 1000 --workers 2 --out games.parquet\n"
@@ -66,6 +66,25 @@ def register(sub: Any) -> None:
     pv.add_argument("--out", metavar="FILE.json", help="write the whole analysis as JSON to FILE")
     pv.add_argument("--json", action="store_true", help="print the analysis as JSON")
     pv.set_defaults(func=cmd_pivotal)
+
+    wp = sub.add_parser("winprob", help="P(each side wins) after every phase of a history, written where the "
+                                        "notebook and medviz export find it",
+                        description="  medviz winprob h.json --games 100 --workers 2\n"
+                                    "Continues the history GAMES times from the set-up and after every phase and "
+                                    "writes the chart's file beside the history (winprob-<hash>-<N>g-s<S>.json, "
+                                    "see docs/scale.md); a file already there is read, not played again.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    wp.add_argument("history", help="a history JSON file")
+    wp.add_argument("--games", type=bounded("games", 1, 100_000, "continuations per point"), default=100,
+                    help="continuations at each point (default 100)")
+    wp.add_argument("--first-seed", type=bounded("first-seed", 0, SEED_MAX, "a seed is >= 0"), default=0,
+                    help="seed of the first continuation (default 0)")
+    wp.add_argument("--cache", metavar="DIR", default=None,
+                    help="the folder to write (and look for) the file in (default: the history's folder)")
+    _where_flags(wp)
+    wp.add_argument("--out", metavar="FILE.json", help="write the analysis to FILE instead of the cache folder")
+    wp.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    wp.set_defaults(func=cmd_winprob)
 
 
 def _where_flags(p: argparse.ArgumentParser) -> None:
@@ -159,4 +178,48 @@ def cmd_pivotal(args: argparse.Namespace) -> int:
         sys.stdout.write(result.to_json())
     else:
         print("\n".join(result.lines(args.top)))
+    return 130 if result.interrupted else 0
+
+
+def cmd_winprob(args: argparse.Namespace) -> int:
+    """Write the win-probability file of a history (beside it, or ``--out``) and print its ends."""
+    from pathlib import Path
+
+    from medviz.analysis.winprob import cache_path, win_probability
+    from medviz.engine.files import check_output_path, write_atomic
+    from medviz.engine.history import History
+
+    if args.out is not None and args.cache is not None:
+        raise MalformedInput("--out and --cache: give one (--out names the file, --cache the folder)")
+    if args.out is not None:
+        check_output_path(args.out, "--out")
+        directory = None
+    else:
+        directory = Path(args.cache) if args.cache is not None else Path(args.history).resolve().parent
+        if not directory.is_dir():
+            raise MalformedInput(f"--cache {directory}: no such folder")
+    h = History.load(args.history)
+    if directory is not None:
+        check_output_path(cache_path(h, directory, args.games, args.first_seed), "--cache")
+    result = win_probability(h, args.games, args.first_seed, workers=args.workers, scheduler=args.scheduler,
+                             progress=args.progress, cache=directory)
+    if args.out is not None:
+        write_atomic(args.out, result.to_json())
+        where = str(args.out)
+    else:
+        assert directory is not None
+        where = str(cache_path(h, directory, args.games, args.first_seed))
+    if args.json:
+        sys.stdout.write(result.to_json())
+        return 130 if result.interrupted else 0
+    points = result.points
+    print(f"Win probability of {args.history}: {len(points)} points, {args.games} continuations each"
+          + (" (interrupted: the points finished are kept)" if result.interrupted else ""))
+    for p in points[:1] + points[-1:] if len(points) > 1 else points:
+        odds = ", ".join(f"{side} {o['share']:.0%} ({o['low']:.0%}-{o['high']:.0%})" for side, o in p["odds"].items())
+        print(f"  {p['label']}: {odds}")
+    if result.interrupted and args.out is None:
+        print("not cached: the analysis was interrupted")
+    else:
+        print(f"written to {where}")
     return 130 if result.interrupted else 0

@@ -66,11 +66,13 @@ def _copy(v: Any) -> Any:
     if t in _ATOMS or t is FrozenDict:
         return v
     if t is dict:
-        return {k: (x if type(x) in _ATOMS else _copy(x)) for k, x in v.items()}
+        return _copy_dict(v)
     if t is list:
+        if _ATOMS.issuperset(map(type, v)):  # a list of atoms: copied in C
+            return v.copy()
         return [x if type(x) in _ATOMS else _copy(x) for x in v]
     if t is tuple:
-        if all(type(x) in _ATOMS for x in v):
+        if _ATOMS.issuperset(map(type, v)):
             return v
         return tuple(_copy(x) for x in v)
     if t is set:
@@ -85,11 +87,27 @@ def _copy(v: Any) -> Any:
         )
     new = object.__new__(t)
     if hasattr(v, "__dict__"):
-        new.__dict__.update({k: _copy(x) for k, x in v.__dict__.items()})
+        new.__dict__.update(_copy_dict(v.__dict__))
     else:  # a slotted dataclass
         for name in names:
             object.__setattr__(new, name, _copy(getattr(v, name)))
     return new
+
+
+def _copy_dict(v: dict[Any, Any]) -> dict[Any, Any]:
+    """A dict copied all the way down; a dict of atoms (counts, flags), the usual case, is copied in C."""
+    if _ATOMS.issuperset(map(type, v.values())):
+        return v.copy()
+    out = {}
+    for k, x in v.items():
+        t = type(x)
+        if t in _ATOMS:
+            out[k] = x
+        elif t is dict and _ATOMS.issuperset(map(type, x.values())):
+            out[k] = x.copy()
+        else:
+            out[k] = _copy(x)
+    return out
 
 
 def shared_mutables(a: Any, b: Any, path: str = "state") -> list[str]:

@@ -39,6 +39,8 @@ def _uniform(seed: int, key: str, n: int) -> int:
 def natural_faces(seed: int, roll_id: str, dice: str) -> tuple[int, ...]:
     """The natural faces of the roll ``roll_id`` under ``seed`` (pure, stable across processes)."""
     count, faces = parse_dice(dice)
+    if count == 1:  # the usual roll: the same key as below, without the generator
+        return (_uniform(seed, roll_id + "#0", faces) + 1,)
     return tuple(_uniform(seed, f"{roll_id}#{i}", faces) + 1 for i in range(count))
 
 

@@ -8,7 +8,7 @@ showing that changes nothing by itself, e.g. the table result of a combat roll).
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -17,53 +17,63 @@ from medviz.engine import dice as _dice
 from medviz.engine.errors import MalformedInput
 
 
-class FrozenDict(Mapping[str, Any]):
-    """A read-only, hashable mapping used inside events."""
+class FrozenDict(dict[str, Any]):
+    """A read-only, hashable mapping used inside events (a ``dict`` underneath, so reading it runs at
+    the dict's own speed; every method that would change it raises ``TypeError``)."""
 
-    __slots__ = ("_d", "_h")
+    __slots__ = ("_h",)
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        atoms = _ATOMS
-        self._d: dict[str, Any] = {k: v if type(v) in atoms else freeze(v) for k, v in data.items()} if data else {}
+        if data:
+            if _ATOMS.issuperset(map(type, data.values())):
+                dict.__init__(self, data)
+            else:
+                dict.__init__(self, {k: v if type(v) in _ATOMS else freeze(v) for k, v in data.items()})
         self._h: int | None = None
 
-    def __getitem__(self, key: str) -> Any:
-        return self._d[key]
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a FrozenDict is read-only (event data never changes)")
 
-    # The plain dict's own methods, rather than Mapping's generic ones built on __getitem__ (faster).
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._d.get(key, default)
+    __setitem__ = _read_only
+    __delitem__ = _read_only
+    __ior__ = _read_only
+    clear = _read_only
+    pop = _read_only
+    popitem = _read_only
+    setdefault = _read_only
+    update = _read_only
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._d
+    def as_dict(self) -> dict[str, Any]:
+        """A plain (shallow) dict of the same items: a new one, so changing it changes nothing here."""
+        return dict(self)
 
-    def keys(self) -> KeysView[str]:
-        return self._d.keys()
-
-    def items(self) -> ItemsView[str, Any]:
-        return self._d.items()
-
-    def values(self) -> ValuesView[Any]:
-        return self._d.values()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._d)
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]
         if self._h is None:  # order-free, as == is: equal mappings hash alike whatever their key order
-            self._h = hash(frozenset(self._d.items()))
+            self._h = hash(frozenset(self.items()))
         return self._h
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, dict):
+            return dict.__eq__(self, other)
         if isinstance(other, Mapping):
-            return dict(self._d) == dict(other)
+            return dict.__eq__(self, dict(other))
         return NotImplemented
 
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
     def __repr__(self) -> str:
-        return f"FrozenDict({self._d!r})"
+        return f"FrozenDict({dict.__repr__(self)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> FrozenDict:
+        return self
 
 
 #: Immutable leaf types ``freeze`` passes through untouched (checked by exact type, cheaply).
@@ -73,19 +83,24 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
     t = type(value)
-    if t in _ATOMS or t is FrozenDict:
+    if t in _ATOMS or t is FrozenDict or t in _KEPT:
         return value
     if t is tuple:
-        if all(type(v) in _ATOMS for v in value):
+        if _ATOMS.issuperset(map(type, value)):
             return value
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
     if t is list:
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
     if t is dict or isinstance(value, Mapping):
         return FrozenDict(value)
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+        return tuple(map(freeze, value))
+    _KEPT.add(t)  # neither a mapping nor a sequence (a typed option, say): kept as it is, known next time
     return value
+
+
+#: Types ``freeze`` has found to be kept as they are (not mappings, lists or tuples).
+_KEPT: set[type] = set()
 
 
 def thaw(value: Any) -> Any:
@@ -94,7 +109,7 @@ def thaw(value: Any) -> Any:
     if t in _ATOMS:  # the usual leaf: no generic isinstance check against the Mapping ABC
         return value
     if t is FrozenDict:
-        return {k: thaw(v) for k, v in value._d.items()}
+        return {k: thaw(v) for k, v in dict.items(value)}
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

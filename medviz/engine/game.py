@@ -426,15 +426,64 @@ class AwaitingChance(Exception):
         super().__init__(f"{ask.kind} {ask.key} awaits the table")
 
 
-@dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The state before event ``seq``, with the agenda that produces the rest."""
+    """The state before event ``seq``, with the agenda that produces the rest.
 
-    seq: int
-    state: Any
-    agenda: tuple[Task, ...]
-    turn: int | None
-    phase: str | None
+    A snapshot the runner keeps between two full copies is *folded*: it holds an earlier full
+    snapshot and the change events since, and makes its state (a copy of that one's, with those
+    changes applied by the reducers, as ``History.state_at`` does) the first time it is read. The
+    state is always a fold of the change events, so both are the same state; the run pays for a
+    copy only once ``FOLD_EVERY`` events have passed instead of at every checkpoint.
+    """
+
+    __slots__ = ("seq", "agenda", "turn", "phase", "_state", "_base", "_changes", "_ruleset")
+
+    def __init__(self, seq: int, state: Any, agenda: tuple[Task, ...], turn: int | None,
+                 phase: str | None) -> None:
+        self.seq = seq
+        self.agenda = agenda
+        self.turn = turn
+        self.phase = phase
+        self._state = state
+        self._base: Snapshot | None = None
+        self._changes: tuple[Event, ...] = ()
+        self._ruleset: Ruleset | None = None
+
+    @classmethod
+    def folded(cls, seq: int, base: Snapshot, changes: tuple[Event, ...], ruleset: Ruleset,
+               agenda: tuple[Task, ...], turn: int | None, phase: str | None) -> Snapshot:
+        """A snapshot whose state is ``base``'s with ``changes`` applied, made when first read."""
+        snap = cls(seq, None, agenda, turn, phase)
+        snap._base, snap._changes, snap._ruleset = base, changes, ruleset
+        return snap
+
+    @property
+    def state(self) -> Any:
+        """The state before event ``seq`` (read it, never change it: a branch copies it)."""
+        base, changes, rs = self._base, self._changes, self._ruleset  # locals: two readers at once both finish
+        if base is not None and rs is not None:
+            state = rs.copy_state(base.state)
+            for e in changes:
+                if isinstance(e, ChangeEvent):
+                    rs.apply(state, e)
+            self._state, self._base, self._changes, self._ruleset = state, None, (), None
+        return self._state
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.seq, self.state, self.agenda, self.turn, self.phase)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Snapshot) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a state is mutable data
+
+    def __repr__(self) -> str:
+        return f"Snapshot(seq={self.seq}, turn={self.turn}, phase={self.phase!r})"
+
+
+#: A full copy of the state at a checkpoint once this many events have passed since the last one;
+#: the checkpoints between are folded snapshots (``Snapshot.folded``).
+FOLD_EVERY = 400
 
 
 class Context:
@@ -571,9 +620,8 @@ class Context:
         self._claim(decision_id)
         opts, keys = self._legal(decision_id, options, kind)
         choice, source = self._choice(decision_id, actor, opts, keys, prompt, kind)
-        self._emit(DecisionEvent, actor=actor, automatic=source == "forced", decision=decision_id,
-                   options=keys, choice=option_key(choice), legal_options=len(opts), source=source,
-                   prompt=prompt)
+        self.events.append(DecisionEvent(len(self.events), self.turn, self.phase, actor, source == "forced",
+                                         decision_id, keys, option_key(choice), len(opts), source, prompt))
         return choice
 
     def decide_secretly(self, asks: Sequence[SecretAsk]) -> list[Any]:
@@ -596,7 +644,7 @@ class Context:
 
     def _legal(self, decision_id: str, options: Sequence[Any], kind: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The options as offered (frozen) and as recorded (their keys); the kind checked."""
-        opts = tuple(freeze(o) for o in options)
+        opts = tuple(map(freeze, options))
         if not opts:
             raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
         if kind:
@@ -607,7 +655,7 @@ class Context:
                                    f"decision kinds (Ruleset.decision_kinds)")
         for o in opts:
             if isinstance(o, Option):
-                return opts, tuple(freeze(option_key(x)) for x in opts)
+                return opts, tuple([freeze(x.key if isinstance(x, Option) else x) for x in opts])
         return opts, opts
 
     def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], keys: tuple[Any, ...], prompt: str,
@@ -638,14 +686,16 @@ class Context:
     def change(self, change: str, *, actor: str | None = None, automatic: bool = False,
                **data: Any) -> None:
         """Record a state change and apply it through the ruleset's reducer."""
-        event = self._emit(ChangeEvent, actor=actor, automatic=automatic, change=change,
-                           data=FrozenDict(data))
-        self.spec.ruleset.apply(self.state, event)  # type: ignore[arg-type]
+        # built by position (the most frequent event: half a game's), the same fields as ``_emit`` sets
+        event = ChangeEvent(len(self.events), self.turn, self.phase, actor, automatic, change, FrozenDict(data))
+        self.events.append(event)
+        self.spec.ruleset.apply(self.state, event)
 
     def report(self, report: str, *, actor: str | None = None, automatic: bool = True,
                **data: Any) -> None:
         """Record a result worth showing (no state change)."""
-        self._emit(ReportEvent, actor=actor, automatic=automatic, report=report, data=FrozenDict(data))
+        self.events.append(ReportEvent(len(self.events), self.turn, self.phase, actor, automatic, report,
+                                       FrozenDict(data)))
 
     # -- internals ---------------------------------------------------------------------------
     def _claim(self, key: str) -> None:
@@ -769,6 +819,7 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
         ctx = Context(spec, rs.copy_state(start.state), list(start.agenda), list(prefix),
                       start.turn, start.phase)
     snapshots: list[Snapshot] = []
+    full: Snapshot | None = None  # the latest snapshot with a full copy of the state
     steps = 0
     token = _RUNNING.set(RunningGame(spec, ctx.events, snapshots))
     try:
@@ -779,8 +830,13 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
             task = ctx.agenda.pop()
             # Without ``keep_snapshots`` only the first is kept (a look-ahead then re-runs from it).
             if (keep_snapshots and task.checkpoint) or not snapshots:
-                snapshots.append(Snapshot(len(ctx.events), rs.copy_state(ctx.state),
-                                          tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
+                seq = len(ctx.events)
+                if full is None or seq - full.seq >= FOLD_EVERY:
+                    full = Snapshot(seq, rs.copy_state(ctx.state), tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase)
+                    snapshots.append(full)
+                else:
+                    snapshots.append(Snapshot.folded(seq, full, tuple(ctx.events[full.seq:seq]), rs,
+                                                     tuple(ctx.agenda) + (task,), ctx.turn, ctx.phase))
             try:
                 rs.run_task(task, ctx.state, ctx)
             except AwaitingDecision as pause:

@@ -240,7 +240,7 @@ def summary(h: Any) -> dict[str, Any]:
         "players": {a: p.spec for a, p in sorted(h.spec.players.items())},
         "cities_changed_hands": changed,
         "battles": len(s.chronicle["battles"]),
-        "battle_list": s.chronicle["battles"],
+        "battle_list": [dict(b) for b in s.chronicle["battles"]],
         "kings_died": kings,
         "popes_died": [p["turn"] for p in s.chronicle["popes_died"]],
         "events": len(h.events),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from medviz.engine.events import ChangeEvent
+from medviz.engine.events import ChangeEvent, FrozenDict, freeze
 from medviz.rules.medempires import combat
 from medviz.rules.medempires.game.state import (
     MARKER_IDS,
@@ -345,7 +345,7 @@ def _king_died(s: GameState, d: Mapping[str, Any]) -> None:
             s.force.kings.remove(d["king"])
         if d["king"] in s.force.cargo_kings:
             s.force.cargo_kings.remove(d["king"])
-    s.chronicle["kings_died"].append({"turn": s.turn, "king": d["king"], "cause": d["cause"]})
+    s.chronicle["kings_died"].append(FrozenDict({"turn": s.turn, "king": d["king"], "cause": d["cause"]}))
 
 
 @reducer("marker-drawn")
@@ -391,7 +391,7 @@ def _pope(s: GameState, d: Mapping[str, Any]) -> None:
     if d["side"] is not None:
         s.pope_holder = d["side"]
     if d.get("died"):
-        s.chronicle["popes_died"].append({"turn": s.turn})
+        s.chronicle["popes_died"].append(FrozenDict({"turn": s.turn}))
 
 
 @reducer("plague")
@@ -488,7 +488,7 @@ def _mercs_at_opening(s: GameState, d: Mapping[str, Any]) -> dict[str, dict[Key,
 
 @reducer("battle-closed")
 def _battle_closed(s: GameState, d: Mapping[str, Any]) -> None:
-    s.chronicle["battles"].append(dict(d["summary"]))
+    s.chronicle["battles"].append(freeze(d["summary"]))
     info, b, f = s.battle_info, s.battle, s.force
     for side, kinds in info.get("mercs", {}).items():
         if side not in info["mercs_fought"] or b is None:
@@ -542,7 +542,7 @@ def battle_change(s: GameState, name: str, d: Mapping[str, Any]) -> None:
             _back_to_pool(s, d["power"], king)
             if s.force is not None and king in s.force.kings:
                 s.force.kings.remove(king)
-            s.chronicle["kings_died"].append({"turn": s.turn, "king": king, "cause": "battle"})
+            s.chronicle["kings_died"].append(FrozenDict({"turn": s.turn, "king": king, "cause": "battle"}))
     elif name == "battle-result":
         if d["result"] == "DV+S":
             info["stratagem"].append(info["players"][d["roller"]])

@@ -151,7 +151,7 @@ class Expert:
         players = {seat: self.base for seat in spec.players}
         seed = _rollout_seed(spec.seed, self.seed, point.decision, k)
         branch = GameSpec(spec.ruleset, spec.scenario, spec.options, seed, players, overrides, recorded)
-        result = run(branch, start=snap, prefix=events[:snap.seq])
+        result = run(branch, start=snap, prefix=events[:snap.seq], keep_snapshots=False)  # nobody branches a rollout
         o = spec.ruleset.outcome(result.state)
         me = point.actor
         won = 1.0 if o["winner"] == me else 0.5 if o["winner"] == "draw" else 0.0

@@ -76,7 +76,21 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 
     The dict is shared (cached per map, data and scenario): read it, never change it.
     """
-    return _scenario_values(_Same(state.map), _Same(state.data), state.scenario)
+    gm, data = state.map, state.data
+    key = (id(gm), id(data), state.scenario)
+    hit = _VALUES.get(key)
+    if hit is not None and hit[0] is gm and hit[1] is data:  # both are kept, so their ids cannot be reused
+        return hit[2]
+    vals = _scenario_values(_Same(gm), _Same(data), state.scenario)
+    if len(_VALUES) >= 64:
+        _VALUES.clear()
+    _VALUES[key] = (gm, data, vals)
+    return vals
+
+
+#: ``scenario_values`` by (map, data, scenario) identity: a look-up without hashing the map and data
+#: wrappers of the cache below (the heuristic asks some 500 times a game).
+_VALUES: dict[tuple[int, int, str], tuple[Any, Any, dict[str, int]]] = {}
 
 
 @lru_cache(maxsize=64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from medviz.engine.game import Context, Task
@@ -11,6 +12,7 @@ from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
     GameState,
+    Same,
     friendly_port_seas,
     other_side,
 )
@@ -154,11 +156,17 @@ def recruited_in(state: GameState, side: str, area: str) -> int:
 def recruit_powers(state: GameState, side: str) -> list[str]:
     """The side's own powers, and each ally whose home area it totally controls, once per phase (6.2)."""
     out = list(OWN_POWERS[side])
-    for pw in sorted(state.data.powers.values(), key=lambda p: p.id):
+    for pw in _powers_by_id(Same(state.data)):
         if state.status[pw.id] == f"ally:{side}" and pw.id not in state.allied_recruits \
                 and any(state.ctl.get(h) == side for h in pw.home_areas):
             out.append(pw.id)
     return out
+
+
+@lru_cache(maxsize=16)
+def _powers_by_id(data: Same) -> tuple[Any, ...]:
+    """The powers of a game's data in order of id (the data never changes, so once per data)."""
+    return tuple(sorted(data.obj.powers.values(), key=lambda p: p.id))
 
 
 def purchase_options(state: GameState, side: str) -> list[Purchase]:

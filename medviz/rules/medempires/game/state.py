@@ -149,6 +149,7 @@ class GameState:
     fought: dict[str, dict[Key, int]] = field(default_factory=dict)  # 14.1: mercenaries per area that fought
     recruited_here: dict[str, dict[str, int]] = field(default_factory=dict)  # 6.2: side -> area -> recruits
     allied_recruits: list[str] = field(default_factory=list)      # 6.2: allied powers recruited from
+    #: What happened, for the summary; entries are frozen (``FrozenDict``), so snapshots share them.
     chronicle: dict[str, list[Any]] = field(default_factory=lambda: {
         "battles": [], "kings_died": [], "popes_died": [], "control_changes": []})
     finished: bool = False
