@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from medviz.engine.history import History
 
-__all__ = ["MapPane", "battle_table", "event_log", "notes_html"]
+__all__ = ["MapPane", "battle_table", "current_line", "event_log", "notes_html"]
 
 
 #: The width (px) a responsive map is laid out for: panel boxes and the map's share of the width are
@@ -37,9 +37,12 @@ class MapPane:
         style = DEFAULT_STATE_STYLE if (width or design_width) >= 1000 else StateStyle(
             title_size=15, subtitle_size=12, panel_size=11)
         figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style)
+        self._make = (width or design_width, style)
+        self.height = height
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
+        self.figure.add_class("medviz-map")
         # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
         # ``_config`` is what the widget hands to ``Plotly.newPlot``).
         self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
@@ -62,6 +65,24 @@ class MapPane:
         """Have plotly.js lay the figure out again for the width its container has now."""
         self._refits = getattr(self, "_refits", 0) + 1
         self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-refit-{self._refits}"})
+
+    def resize(self, height: int) -> bool:
+        """Draw the map ``height`` px tall, its side panel stacked again for that height; True if it changed."""
+        from medviz.viz.state_map import state_map
+
+        if abs(height - self.height) < 6:
+            return False
+        width, style = self._make
+        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout
+        layout = fresh.to_plotly_json()
+        if self.figure.layout.width is None:
+            # The width stays the browser's (responsive); a new uirevision has plotly.js fit it again.
+            layout.pop("width", None)
+            layout.update(autosize=True, uirevision=f"medviz-h{height}")
+        with self.figure.batch_update():
+            self.figure.update_layout(layout, overwrite=True)
+        self.height = height
+        return True
 
     def clickable(self) -> list[Any]:
         """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""
@@ -126,6 +147,15 @@ def event_log(history: History, cursor: int, before: int = 6, after: int = 5, se
             line = f"<div>{line}</div>"
         items.append(line)
     return "<div class='medviz-log' style='font-size:13px;line-height:1.45'>" + "".join(items) + "</div>"
+
+
+def current_line(history: History, seq: int, seat: str | None = None) -> str:
+    """The step's own line of the log (its event number and words), for the top of an app."""
+    words = html.escape(history.describe(seq) if seat is None else history.describe(seq, seat))
+    e = history[seq]
+    when = ("set-up " if e.turn == 0 else f"T{e.turn} ") if e.turn is not None else ""
+    return (f"<div class='medviz-now-event' style='background:#fff3c4;font-size:14px;padding:2px 6px'>"
+            f"▶ <span style='color:#8a7a66'>{when}{seq}</span> {words}</div>")
 
 
 def notes_html(annotations: Any, seq: int) -> str:

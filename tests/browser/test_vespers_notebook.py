@@ -242,8 +242,9 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     dl = dicelab.first
     dl.scroll_into_view_if_needed()
     info = dl.locator(".widget-html", has_text="what it would mean").first
-    assert txt(info.locator(".medviz-roll-name")).startswith(roll_words), (txt(info), roll_words)
-    assert f"It showed {shown} → {shown_result}" in txt(info)
+    headline = dl.locator(".medviz-roll-name").first
+    assert txt(headline).startswith(roll_words), (txt(headline), roll_words)
+    assert f"It showed {shown} → {shown_result}" in txt(headline)
     key = txt(info.locator(".medviz-key"))
     for code in {shown_result, tried_result}:
         assert re.search(rf"{re.escape(code)} — [A-Z][a-z]+", key), key

@@ -1,0 +1,126 @@
+"""``ScreenFit``: tells an app how much of the screen its map may take, and puts the app in full screen.
+
+A browser-side helper (an anywidget): it measures the height the page shows (the notebook's scrolling
+panel in JupyterLab, the window in Voilà, the screen in full screen) less what the app puts above its
+map, and reports it as ``room``; the app then draws its map that tall, so the controls, the words and
+the whole map fit on one screen. It measures again when the window, JupyterLab's side bar or the
+full-screen state changes. Its one button puts the app alone on the screen (a class at a projector).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+__all__ = ["ScreenFit", "fit_height"]
+
+#: The map is never drawn shorter than this (px): below it the side panel's boxes run out of room.
+MIN_MAP_HEIGHT = 360
+
+_ESM = r"""
+function scroller(el) {
+  if (document.fullscreenElement && document.fullscreenElement.contains(el)) return document.fullscreenElement;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if ((s.overflowY === 'auto' || s.overflowY === 'scroll') && p.clientHeight > 0
+        && p.clientHeight <= window.innerHeight + 1) return p;
+  }
+  return null;
+}
+export default {
+  render({ model, el }) {
+    el.classList.add('medviz-screenfit');
+    const button = document.createElement('button');
+    button.className = 'jupyter-button widget-button medviz-fullscreen';
+    button.title = 'show this app alone on the whole screen (Esc leaves)';
+    const label = () => { button.textContent = document.fullscreenElement ? '✕ leave full screen' : '⛶ full screen'; };
+    label();
+    el.appendChild(button);
+    const root = () => el.closest('.medviz-app');
+    button.addEventListener('click', () => {
+      const app = root();
+      if (document.fullscreenElement) document.exitFullscreen();
+      else if (app && app.requestFullscreen) app.requestFullscreen();
+    });
+    let last = null;
+    const measure = () => {
+      const app = root();
+      if (!app || !app.isConnected) return;
+      const map = app.querySelector('.medviz-map');
+      if (!map) return;
+      const sc = scroller(app);
+      const visible = sc ? sc.clientHeight : window.innerHeight;
+      const above = map.getBoundingClientRect().top - app.getBoundingClientRect().top;
+      const room = Math.floor(visible - above - model.get('reserve'));
+      const now = [room, Math.floor(app.clientWidth)];
+      if (room > 0 && (last === null || Math.abs(now[0] - last[0]) > 3 || Math.abs(now[1] - last[1]) > 3)) {
+        last = now;
+        model.set('room', room);
+        model.set('width', now[1]);
+        model.save_changes();
+      }
+    };
+    let timer = null;
+    const soon = (ms) => { clearTimeout(timer); timer = setTimeout(measure, ms); };
+    const onResize = () => soon(150);
+    const onFull = () => { label(); soon(250); };
+    window.addEventListener('resize', onResize);
+    document.addEventListener('fullscreenchange', onFull);
+    let observer = null;
+    const watch = () => {
+      const app = root();
+      const sc = app && scroller(app);
+      if (sc && window.ResizeObserver) { observer = new ResizeObserver(onResize); observer.observe(sc); }
+    };
+    requestAnimationFrame(() => { measure(); watch(); });
+    setTimeout(measure, 600);  // the map may be drawn after this widget
+    model.on('msg:custom', (msg) => { if (msg && msg.measure) { last = null; soon(50); } });
+    return () => {
+      window.removeEventListener('resize', onResize);
+      document.removeEventListener('fullscreenchange', onFull);
+      if (observer) observer.disconnect();
+    };
+  }
+};
+"""
+
+_CSS = """
+.medviz-screenfit { display: flex; justify-content: flex-end; }
+.medviz-fullscreen { height: 28px; padding: 0 10px; }
+.medviz-app:fullscreen { background: var(--jp-layout-color0, white); overflow: auto; padding: 8px 12px;
+                         box-sizing: border-box; }
+"""
+
+
+class ScreenFit(anywidget.AnyWidget):  # type: ignore[misc]  # anywidget has no type hints
+    """The room (px) below the top of the app's map on one screen, measured in the browser, and a full-screen button.
+
+    It belongs inside an app that carries the class ``medviz-app`` and whose map carries ``medviz-map``;
+    ``reserve`` px are kept free under the map.
+    """
+
+    _esm = _ESM
+    _css = _CSS
+    room = traitlets.Int(0).tag(sync=True)
+    width = traitlets.Int(0).tag(sync=True)
+    reserve = traitlets.Int(8).tag(sync=True)
+
+    def measure(self) -> None:
+        """Ask the browser to measure again (after the app's parts above the map changed)."""
+        self.send({"measure": True})
+
+
+def fit_height(room: int, most: int, least: int = MIN_MAP_HEIGHT) -> int:
+    """The map height for ``room`` px of screen: ``room``, but not above ``most`` nor below ``least``."""
+    return max(least, min(most, room))
+
+
+def follow(fit: ScreenFit, resize: Callable[[int], Any], most: int) -> None:
+    """Call ``resize(height)`` whenever ``fit`` measures new room (height bounded by ``fit_height``)."""
+    def on_room(change: Any) -> None:
+        if change["new"] > 0:
+            resize(fit_height(int(change["new"]), most))
+    fit.observe(on_room, names="room")
