@@ -42,7 +42,6 @@ class MapPane:
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
-        self.figure.add_class("medviz-map")
         # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
         # ``_config`` is what the widget hands to ``Plotly.newPlot``).
         self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
@@ -75,12 +74,15 @@ class MapPane:
         width, style = self._make
         fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout
         layout = fresh.to_plotly_json()
-        if self.figure.layout.width is None:
-            # The width stays the browser's (responsive); a new uirevision has plotly.js fit it again.
-            layout.pop("width", None)
-            layout.update(autosize=True, uirevision=f"medviz-h{height}")
+        # Only the parts a height changes (the width stays the browser's: the figure is responsive).
+        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height") if k in layout}
+        responsive = self.figure.layout.width is None
         with self.figure.batch_update():
-            self.figure.update_layout(layout, overwrite=True)
+            # plotly.js turns autosize off when it is given a height: it is sent off here and on again
+            # below, a message of its own, so the figure fits the width it has again.
+            self.figure.update_layout({**changes, **({"autosize": False} if responsive else {})}, overwrite=True)
+        if responsive:
+            self.figure.update_layout(autosize=True, uirevision=f"medviz-h{height}")
         self.height = height
         return True
 

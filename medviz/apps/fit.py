@@ -17,8 +17,9 @@ import traitlets
 
 __all__ = ["ScreenFit", "fit_height"]
 
-#: The map is never drawn shorter than this (px): below it the side panel's boxes run out of room.
-MIN_MAP_HEIGHT = 360
+#: The map is never drawn shorter than this (px): below it the side panel's boxes overlap and the map
+#: itself shrinks to a stamp (seen at 360 px in JupyterLab at 1280x720; state_map lays its panel out in pixels).
+MIN_MAP_HEIGHT = 560
 
 _ESM = r"""
 function scroller(el) {
@@ -49,7 +50,7 @@ export default {
     const measure = () => {
       const app = root();
       if (!app || !app.isConnected) return;
-      const map = app.querySelector('.medviz-map');
+      const map = app.querySelector('.js-plotly-plot');
       if (!map) return;
       const sc = scroller(app);
       const visible = sc ? sc.clientHeight : window.innerHeight;
@@ -75,13 +76,27 @@ export default {
       const sc = app && scroller(app);
       if (sc && window.ResizeObserver) { observer = new ResizeObserver(onResize); observer.observe(sc); }
     };
-    requestAnimationFrame(() => { measure(); watch(); });
+    // When the map's height changes (the app drew it for the room measured), have plotly.js fit it to the
+    // width it has again: a responsive plotly figure refits on the window's resize event.
+    let mapHeight = null, mapObserver = null;
+    const watchMap = () => {
+      const map = root() && root().querySelector('.js-plotly-plot');
+      if (!map || !window.ResizeObserver) return;
+      mapObserver = new ResizeObserver(() => {
+        const h = Math.round(map.getBoundingClientRect().height);
+        if (mapHeight !== null && h !== mapHeight) setTimeout(() => window.dispatchEvent(new Event('resize')), 30);
+        mapHeight = h;
+      });
+      mapObserver.observe(map);
+    };
+    requestAnimationFrame(() => { measure(); watch(); watchMap(); });
     setTimeout(measure, 600);  // the map may be drawn after this widget
     model.on('msg:custom', (msg) => { if (msg && msg.measure) { last = null; soon(50); } });
     return () => {
       window.removeEventListener('resize', onResize);
       document.removeEventListener('fullscreenchange', onFull);
       if (observer) observer.disconnect();
+      if (mapObserver) mapObserver.disconnect();
     };
   }
 };
@@ -95,10 +110,10 @@ _CSS = """
 """
 
 
-class ScreenFit(anywidget.AnyWidget):  # type: ignore[misc]  # anywidget has no type hints
+class ScreenFit(anywidget.AnyWidget):
     """The room (px) below the top of the app's map on one screen, measured in the browser, and a full-screen button.
 
-    It belongs inside an app that carries the class ``medviz-app`` and whose map carries ``medviz-map``;
+    It belongs inside an app that carries the class ``medviz-app`` and whose map is a plotly graph;
     ``reserve`` px are kept free under the map.
     """
 
