@@ -66,10 +66,16 @@ class MapPane:
         self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-refit-{self._refits}"})
 
     def resize(self, height: int) -> bool:
-        """Draw the map ``height`` px tall, its side panel stacked again for that height; True if it changed."""
+        """Draw the map ``height`` px tall, its side panel stacked again for that height; True if it changed.
+
+        A responsive map is refitted to its width either way (the room was measured again because the
+        window, JupyterLab's side bar or full screen changed).
+        """
         from medviz.viz.state_map import state_map
 
         if abs(height - self.height) < 6:
+            if self.figure.layout.width is None:
+                self.refit()  # the same height, another width (or scale): plotly.js fits the figure again
             return False
         width, style = self._make
         fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout

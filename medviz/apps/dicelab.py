@@ -61,7 +61,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.diff = widgets.HTML(layout=widgets.Layout(width="520px"))
         self.message = widgets.HTML()
         self.when = widgets.ToggleButtons(options=[("after the roll's phase", "phase"), ("at the end", "end")],
-                                          value="phase", description="map", style={"button_width": "150px"})
+                                          value="phase", description="map", style={"button_width": "136px"})
         self.tree = BranchTree(self.model)
         self.battle = html_box(width="520px")
         self.map: MapPane | None = None
@@ -89,13 +89,15 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         # One screen: the roll, its faces, the branch button and the roll in words above the map, the map
         # as tall as the screen has room for (ScreenFit measures it); the faces' table, the key, the branch
         # tree and what changed below it.
-        act = widgets.HBox([self.faces, self.cards, self.button, self.message,
-                            *([self.when, self.fit] if self.map is not None else [])],
+        self.rolls.layout.flex, self.rolls.layout.min_width = "1 1 0%", "200px"
+        pick = widgets.HBox([self.rolls, *([self.fit] if self.map is not None else [])],
+                            layout=widgets.Layout(align_items="center"))
+        act = widgets.HBox([self.faces, self.cards, self.button, self.message, *([self.when] if self.map is not None else [])],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff],
                             layout=widgets.Layout(margin="0 0 0 12px"))
         below = widgets.HBox([self.info, side], layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([self.rolls, act, self.headline, stage, below], layout=widgets.Layout(width="100%"))
+        super().__init__([pick, act, self.headline, stage, below], layout=widgets.Layout(width="100%"))
         self.add_class("medviz-app")
         if self.map is not None:
             map_pane = self.map

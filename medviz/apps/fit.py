@@ -17,17 +17,22 @@ import traitlets
 
 __all__ = ["ScreenFit", "fit_height"]
 
-#: The map is never drawn shorter than this (px): below it the side panel's boxes overlap and the map
-#: itself shrinks to a stamp (seen at 360 px in JupyterLab at 1280x720; state_map lays its panel out in pixels).
+#: The map is never laid out shorter than this (px): below it the side panel's boxes overlap and the map
+#: itself shrinks to a stamp (seen at 360-480 px); with less room the browser scales it down instead.
 MIN_MAP_HEIGHT = 560
 
 _ESM = r"""
 function scroller(el) {
+  // The element whose height the page shows: the full-screen element, JupyterLab's notebook panel, else
+  // the nearest ancestor that really scrolls (an output area's overflow-x makes it 'auto' without
+  // scrolling, so a box that is not taller inside than outside does not count), else the window.
   if (document.fullscreenElement && document.fullscreenElement.contains(el)) return document.fullscreenElement;
+  const lab = el.closest('.jp-WindowedPanel-outer');
+  if (lab) return lab;
   for (let p = el.parentElement; p; p = p.parentElement) {
     const s = getComputedStyle(p);
     if ((s.overflowY === 'auto' || s.overflowY === 'scroll') && p.clientHeight > 0
-        && p.clientHeight <= window.innerHeight + 1) return p;
+        && p.scrollHeight > p.clientHeight + 1 && p.clientHeight <= window.innerHeight + 1) return p;
   }
   return null;
 }
@@ -37,7 +42,7 @@ export default {
     const button = document.createElement('button');
     button.className = 'jupyter-button widget-button medviz-fullscreen';
     button.title = 'show this app alone on the whole screen (Esc leaves)';
-    const label = () => { button.textContent = document.fullscreenElement ? '✕ leave full screen' : '⛶ full screen'; };
+    const label = () => { button.textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen'; };
     label();
     el.appendChild(button);
     const root = () => el.closest('.medviz-app');
@@ -47,6 +52,24 @@ export default {
       else if (app && app.requestFullscreen) app.requestFullscreen();
     });
     let last = null;
+    // Below the least height the app lays its map out at (its side panel needs it), the map is laid out
+    // that tall and scaled down to the room (a CSS transform, which plotly.js accounts for in hover and
+    // clicks); its width is then laid out wider by the same factor, so it still spans the app.
+    const scale = (gd, room) => {
+      const least = model.get('least');
+      const k = room > 0 && room < least ? room / least : 1;
+      if (k < 1) {
+        // The graph keeps its place in the app's column: as wide as 1/k of it, and its layout box's
+        // extra height taken back by a negative margin (a transform leaves the box as it was).
+        gd.style.transformOrigin = '0 0';
+        gd.style.transform = `scale(${k.toFixed(4)})`;
+        gd.style.width = `${(100 / k).toFixed(3)}%`;
+        gd.style.marginBottom = `${-Math.floor(least * (1 - k))}px`;
+      } else if (gd.style.transform) {
+        gd.style.transform = ''; gd.style.width = ''; gd.style.marginBottom = '';
+      }
+      gd.dataset.medvizScale = k.toFixed(4);
+    };
     const measure = () => {
       const app = root();
       if (!app || !app.isConnected) return;
@@ -57,6 +80,7 @@ export default {
       const above = map.getBoundingClientRect().top - app.getBoundingClientRect().top;
       const room = Math.floor(visible - above - model.get('reserve'));
       const now = [room, Math.floor(app.clientWidth)];
+      scale(map, room);
       if (room > 0 && (last === null || Math.abs(now[0] - last[0]) > 3 || Math.abs(now[1] - last[1]) > 3)) {
         last = now;
         model.set('room', room);
@@ -104,7 +128,7 @@ export default {
 
 _CSS = """
 .medviz-screenfit { display: flex; justify-content: flex-end; }
-.medviz-fullscreen { height: 28px; padding: 0 10px; }
+.medviz-fullscreen { height: 28px; padding: 0 10px; white-space: nowrap; }
 .medviz-app:fullscreen { background: var(--jp-layout-color0, white); overflow: auto; padding: 8px 12px;
                          box-sizing: border-box; }
 """
@@ -114,7 +138,8 @@ class ScreenFit(anywidget.AnyWidget):
     """The room (px) below the top of the app's map on one screen, measured in the browser, and a full-screen button.
 
     It belongs inside an app that carries the class ``medviz-app`` and whose map is a plotly graph;
-    ``reserve`` px are kept free under the map.
+    ``reserve`` px are kept free under the map. With less room than ``least`` px the map is laid out
+    ``least`` px tall and scaled down in the browser to fit.
     """
 
     _esm = _ESM
@@ -122,6 +147,7 @@ class ScreenFit(anywidget.AnyWidget):
     room = traitlets.Int(0).tag(sync=True)
     width = traitlets.Int(0).tag(sync=True)
     reserve = traitlets.Int(8).tag(sync=True)
+    least = traitlets.Int(MIN_MAP_HEIGHT).tag(sync=True)
 
     def measure(self) -> None:
         """Ask the browser to measure again (after the app's parts above the map changed)."""
@@ -137,5 +163,5 @@ def follow(fit: ScreenFit, resize: Callable[[int], Any], most: int) -> None:
     """Call ``resize(height)`` whenever ``fit`` measures new room (height bounded by ``fit_height``)."""
     def on_room(change: Any) -> None:
         if change["new"] > 0:
-            resize(fit_height(int(change["new"]), most))
+            resize(fit_height(int(change["new"]), most, fit.least))
     fit.observe(on_room, names="room")

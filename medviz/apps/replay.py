@@ -76,9 +76,9 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                                            layout=widgets.Layout(width="90px"))
         speeds = [*SPEEDS.items()] + ([] if interval_ms in SPEEDS.values() else [(f"{interval_ms} ms", interval_ms)])
         self.speed = widgets.Dropdown(options=speeds, value=interval_ms, description="speed",
-                                      layout=widgets.Layout(width="160px"), style={"description_width": "44px"})
+                                      layout=widgets.Layout(width="150px"), style={"description_width": "44px"})
         self.every = widgets.Checkbox(value=False, description="show every event", indent=False,
-                                      layout=widgets.Layout(width="150px"))
+                                      layout=widgets.Layout(width="140px"))
         self.back = widgets.Button(description="◀ step", layout=widgets.Layout(width="80px"),
                                    tooltip="one event back")
         self.forward = widgets.Button(description="step ▶", layout=widgets.Layout(width="80px"),
@@ -92,12 +92,13 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.ticks = html_box(self._ticks_html(self.model, last), width="100%")
         self.where = html_box(width="auto")
         self.events = html_box(width="auto")
-        self.current = html_box(width="auto", height="2.9em", overflow="auto")  # the step's line of the log
+        self.current = html_box(width="auto", height="2.6em", overflow="auto")  # the step's line of the log
         # Fixed heights, so the map below stays in place from step to step (a long note scrolls).
-        self.notes = html_box(width="auto", height="6.4em", overflow="auto",
+        self.notes = html_box(width="auto", height="5.8em", overflow="auto",
                               display=None if annotations is not None else "none")
         self.where.add_class("medviz-where")
         self.current.add_class("medviz-now")
+        self.jump.add_class("medviz-jump")
         self.notes.add_class("medviz-now-notes")
         self.fit = ScreenFit()
         traitlets.link((self.model, "cursor"), (self.slider, "value"))
@@ -123,9 +124,11 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         extra = [self.seat] if seats and self.map is not None else []
         track = widgets.VBox([self.slider, self.ticks], layout=widgets.Layout(flex=f"1 1 {TRACK_PX}px",
                                                                              min_width=f"{TRACK_PX}px"))
+        self.where.layout.flex = "1 1 auto"
+        top = widgets.HBox([self.where, *([self.fit] if self.map is not None else [])],
+                           layout=widgets.Layout(align_items="center"))
         controls = widgets.HBox([self.play, self.toggle, self.back, self.forward, track, self.jump, self.speed,
-                                 self.every, *extra, *([self.fit] if self.map is not None else [])],
-                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+                                 self.every, *extra], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="100%"))
         self.strip: WinProbabilityStrip | None = None
         if win_probability is not None:
@@ -133,7 +136,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                                              dicelab=dicelab, width=map_size[0])
         # One screen: the place, the controls and the step's words above the map; the map as tall as the
         # screen has room for (ScreenFit measures it in the browser); the log around the step below.
-        super().__init__([self.where, controls, self.current, self.notes, stage,
+        super().__init__([top, controls, self.current, self.notes, stage,
                           *([self.strip] if self.strip else []), log],
                          layout=widgets.Layout(width="100%"))
         self.add_class("medviz-app")
