@@ -131,6 +131,7 @@ _CSS = """
 .medviz-fullscreen { height: 28px; padding: 0 10px; white-space: nowrap; }
 .medviz-app:fullscreen { background: var(--jp-layout-color0, white); overflow: auto; padding: 8px 12px;
                          box-sizing: border-box; }
+.medviz-app:fullscreen > * { flex-shrink: 0; }
 """
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from helpers_sample import wait_for
+
 #: Boxes in page pixels: what the page shows (JupyterLab's notebook panel, the full-screen element or the
 #: window), the app, its map's drawing, and each part found by a CSS selector (a button by ``button:Name``).
 BOXES_JS = """
@@ -58,3 +61,18 @@ def misfits(app: Any, parts: list[str]) -> list[str]:
         if abs(svg["width"] - b["app"]["width"]) > 3 or svg["right"] > shown["right"] + 1:
             problems.append(f"map: {svg['width']:.0f} px wide in an app {b['app']['width']:.0f} px wide inside")
     return problems
+
+
+def fits_one_screen(app: Any, parts: list[str], what: str) -> None:
+    """Wait (the map is redrawn for the room the browser measured) until ``app`` fits one screen, else fail."""
+    seen: list[list[str]] = []
+
+    def fits() -> bool:
+        scroll_to_top(app)
+        seen.append(misfits(app, parts))
+        return not seen[-1]
+
+    try:
+        wait_for(f"{what} to fit one screen", fits, timeout=20, every=0.5)
+    except pytest.fail.Exception:
+        pytest.fail(f"{what} does not fit one screen: {seen[-1]}")

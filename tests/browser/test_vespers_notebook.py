@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
-from screen_fit import misfits, scroll_to_top
+from screen_fit import fits_one_screen
 
 NOTEBOOK = ROOT / "notebooks" / "vespers-1282.ipynb"
 ANNOTATIONS = ROOT / "notebooks" / "annotations"
@@ -68,21 +68,6 @@ VIEWER_PARTS = [".medviz-where", "button:▶ play", "button:step ▶", ".noUi-ha
                 ".medviz-now-event", ".medviz-now-notes", ".medviz-fullscreen"]
 DICELAB_PARTS = [".widget-dropdown select", "button:1", "button:Branch here", ".medviz-roll-name",
                  ".medviz-fullscreen"]
-
-
-def fits_one_screen(app: Any, parts: list[str], what: str) -> None:
-    """Wait (the map is redrawn for the room the browser measured) until ``app`` fits one screen, else fail."""
-    seen: list[list[str]] = []
-
-    def fits() -> bool:
-        scroll_to_top(app)
-        seen.append(misfits(app, parts))
-        return not seen[-1]
-
-    try:
-        wait_for(f"{what} to fit one screen", fits, timeout=20, every=0.5)
-    except pytest.fail.Exception:
-        pytest.fail(f"{what} does not fit one screen: {seen[-1]}")
 
 
 def changed(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -369,10 +354,16 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
 
     # -- 4. Saved and reopened with a new kernel: no "model not found" where the apps were --------------
     # (the server saves through medviz.apps.saved.drop_widget_views, as `make lab` does).
-    page.locator(".jp-Notebook").first.click()
-    page.keyboard.press("Control+s")
     saved = artifacts / "lab-vespers" / "vespers-1282.ipynb"
-    wait_for("the notebook to be saved with its outputs", lambda: "Outcome:" in saved.read_text(), timeout=30)
+    unsaved = saved.stat().st_mtime_ns
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save Notebook$")).first.click()
+    page.wait_for_timeout(1000)
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-saving.png"))
+    dialog = page.locator(".jp-Dialog")
+    assert dialog.count() == 0, txt(dialog.first)
+    wait_for("the notebook to be saved with its outputs", lambda: saved.stat().st_mtime_ns != unsaved
+             and '"output_type"' in saved.read_text(), timeout=30)
     text = saved.read_text()
     assert "application/vnd.jupyter.widget-view+json" not in text and "Run the cell to bring it back" in text
     assert saved.stat().st_size < 2_000_000
