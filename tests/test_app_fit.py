@@ -54,3 +54,36 @@ def test_the_apps_follow_the_room_their_screen_fit_reports() -> None:
     table = PlayTable(seed=3)
     table.fit.room = 900
     assert table.map is not None and table.map.figure.layout.height == 750  # never taller than asked
+
+
+def test_a_step_reaches_the_browser_in_at_most_two_messages_and_draws_the_same_map() -> None:
+    import plotly.graph_objects as go
+
+    from medviz.viz.state_map import update_state_map
+
+    game = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    for a, b in ((120, 400), (400, 900), (900, 901), (60, 1200)):
+        pane = MapPane(history_view(game, a), None, 750, ruleset=RULESET)
+        plain = go.FigureWidget(state_map(history_view(game, a), width=1200, height=750, ruleset=RULESET))
+        sent: list[Any] = []
+        send = pane.figure._send_update_msg
+
+        def spy(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **kw: Any) -> Any:
+            sent.append((restyle_data, relayout_data, trace_indexes))
+            return send(restyle_data, relayout_data, trace_indexes, **kw)
+
+        pane.figure._send_update_msg = spy
+        pane.show(history_view(game, b))
+        update_state_map(plain, history_view(game, a), history_view(game, b), ruleset=RULESET)
+        assert len(sent) <= 2, (a, b, len(sent))
+        for restyle, _layout, indexes in sent:
+            assert all(len(v) == len(indexes) for v in restyle.values())
+            assert "_undefined_" not in str(restyle)
+        mine, theirs = pane.figure.to_plotly_json(), plain.to_plotly_json()
+        for fig_json in (mine, theirs):
+            for trace in fig_json["data"]:
+                trace.pop("uid", None)  # random per figure
+                for key in [k for k, v in trace.items() if v == {}]:
+                    del trace[key]  # an unset property sent as it is (None) leaves an empty dict
+        assert mine["data"] == theirs["data"] and mine["layout"]["annotations"] == theirs["layout"]["annotations"]
+        assert mine["layout"]["title"] == theirs["layout"]["title"]

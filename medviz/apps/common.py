@@ -104,9 +104,59 @@ class MapPane:
 
         if view is self.view:
             return 0
-        n = update_state_map(self.figure, self.view, view, ruleset=self.ruleset)
+        fig = self.figure
+        calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
+
+        def collect(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **_kw: Any) -> None:
+            calls.append((dict(restyle_data or {}), dict(relayout_data or {}), trace_indexes))
+
+        # The figure takes every change as before; only the messages to the browser are gathered
+        # (an instance attribute over the method) and sent again merged.
+        send = fig._send_update_msg
+        fig._send_update_msg = collect
+        try:
+            n = update_state_map(fig, self.view, view, ruleset=self.ruleset)
+        finally:
+            del fig._send_update_msg
+        for restyle, relayout, indexes in merged_updates(fig, calls):
+            send(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
         self.view = view
         return n
+
+
+def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]
+                   ) -> list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]:
+    """A step's messages to the browser merged into at most two (each is one redraw there).
+
+    The areas' fills (every area trace changes the same properties) go with the layout; every other
+    trace (badges, overlays, labels: small traces) goes in one message, where a property a trace does
+    not change carries its value as it is. A message never holds "leave this trace alone" markers (a
+    FigureWidget's browser model would store them as the string "_undefined_"). Measured in
+    benchmarks/bench_click.py: a jump was several redraws, one per group of properties.
+    """
+    per_trace: dict[int, dict[str, Any]] = {}
+    relayout: dict[str, Any] = {}
+    for restyle, layout, indexes in calls:
+        relayout.update(layout)
+        for j, i in enumerate(indexes or []):
+            for key, values in restyle.items():
+                per_trace.setdefault(i, {})[key] = values[j % len(values)] if isinstance(values, list) else values
+    if any(indexes is None and restyle for restyle, _l, indexes in calls):
+        return calls  # a change to every trace: as it was sent
+    areas = [i for i in sorted(per_trace) if isinstance(fig.data[i].meta, Mapping) and "area" in fig.data[i].meta]
+    others = [i for i in sorted(per_trace) if i not in set(areas)]
+    if areas and len({frozenset(per_trace[i]) for i in areas}) > 1:
+        return calls  # areas changing different properties: as they were sent
+    out: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
+    for group in (areas, others):
+        if group:
+            keys = sorted({k for i in group for k in per_trace[i]})
+            restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
+            out.append((restyle, relayout, group))
+            relayout = {}
+    if relayout:
+        out.append(({}, relayout, None))
+    return out
 
 
 def battle_table(history: History, seq: int | None = None) -> str:
