@@ -23,9 +23,12 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 ## Main job: JupyterLab on localhost, opened on the main notebook; prints its URL; no browser needed.
+## Notebooks are saved without dead widget views (medviz/apps/saved.py): no "model not found" when reopened.
 lab: $(STAMP)
+	$(BIN)/python -m medviz.apps.saved $(MAIN_NOTEBOOK)
 	$(BIN)/jupyter lab --no-browser $(ROOT_FLAG) --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-		--ServerApp.root_dir=$(CURDIR) $(MAIN_NOTEBOOK)
+		--ServerApp.root_dir=$(CURDIR) --ContentsManager.pre_save_hook=medviz.apps.saved.drop_widget_views \
+		$(MAIN_NOTEBOOK)
 
 ## The no-code classroom app (Voilà): the replay, the dice lab and the play table, no code cells.
 ## Listens on every interface so students on the school network can open it; CLASSROOM_IP=127.0.0.1

@@ -84,7 +84,8 @@ def jupyter_lab(runtime: Path, log_path: Path, root: Path = ROOT) -> Iterator[di
             [str(jupyter), "lab", "--no-browser", "--allow-root", f"--ServerApp.token={token}",
              f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
              f"--ServerApp.root_dir={root}", "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             "--ContentsManager.pre_save_hook=medviz.apps.saved.drop_widget_views"],  # as `make lab`
             cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         try:

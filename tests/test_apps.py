@@ -170,7 +170,7 @@ def test_replay_viewer_can_start_later_and_refuses_a_start_outside(battle: Histo
 def test_dice_lab_on_a_battle_history_makes_and_compares_a_branch(battle: History) -> None:
     lab = DiceLab(battle)
     assert lab.map is None and lab.rolls.value == DECISIVE
-    assert "the chance of that face: 1/6" in lab.info.value and "<b>DV+S</b> — Decisive victory with stratagem" in lab.info.value
+    assert "the chance of that face: 1/6" in lab.headline.value and "<b>DV+S</b> — Decisive victory with stratagem" in lab.info.value
     lab.rolls.value = "battle-1/combat-1/initiative/defender"
     assert lab.model.selected_roll == "battle-1/combat-1/initiative/defender"
     lab.rolls.value = DECISIVE

@@ -228,7 +228,7 @@ def test_dice_lab_branches_a_claim_roll_and_says_what_changed(game: History) -> 
     assert tree.model.root is game
     # The toy names no roll words of its own: the lab calls a roll by its purpose (the seam's default).
     assert game.ruleset.describe_roll(game, roll) == roll.purpose and roll.purpose.startswith("claim ")
-    assert roll.purpose in lab.info.value
+    assert roll.purpose in lab.headline.value
 
 
 def test_play_table_seats_a_person_at_the_toy() -> None:

@@ -53,11 +53,13 @@ placement). Each land area is coloured by who controls it (rule 3.4); neutral po
 allies are dotted and vassals cross-hatched in their side's colour. Badges count the units of each
 power (FA field army, L levy, R raiders, M mercenaries, F fleet; ♛ a King)."""),
     code("""set_up = next(p.start for p in history.phases() if p.turn == 1)  # the first event of game turn 1
-state_map(history_view(history, set_up), width=1200, height=750)"""),
+board = state_map(history_view(history, set_up), height=750)
+board.update_layout(width=None, autosize=True)  # as wide as the notebook (its panel is laid out for 1,200 px)"""),
     md("""## Step through the war
 
-Press ▶ to play, or drag the slider; the drop-down jumps to a turn and phase. The log says each
-event in plain words, and the note for the current step appears beside the map."""),
+Press ▶ to play, or drag the slider; the drop-down jumps to a turn and phase. The step's line of the
+log and its note sit above the map, the log around it below; the map is drawn as tall as your screen
+has room for. **Full screen** (top right) shows the viewer alone on the screen, for a projector."""),
     code("""ReplayViewer(history, view_at=history_view, annotations=notes, start=set_up)  # step back to watch the set-up"""),
     md("""## Where the game and history agree — and where they part"""),
     code("""import pandas as pd

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from medviz.engine.history import History
 
-__all__ = ["MapPane", "battle_table", "event_log", "notes_html"]
+__all__ = ["MapPane", "battle_table", "current_line", "event_log", "notes_html"]
 
 
 #: The width (px) a responsive map is laid out for: panel boxes and the map's share of the width are
@@ -37,6 +37,8 @@ class MapPane:
         style = DEFAULT_STATE_STYLE if (width or design_width) >= 1000 else StateStyle(
             title_size=15, subtitle_size=12, panel_size=11)
         figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style)
+        self._make = (width or design_width, style)
+        self.height = height
         if width is None:
             figure.update_layout(width=None, autosize=True)
         self.figure = go.FigureWidget(figure)
@@ -63,6 +65,33 @@ class MapPane:
         self._refits = getattr(self, "_refits", 0) + 1
         self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-refit-{self._refits}"})
 
+    def resize(self, height: int) -> bool:
+        """Draw the map ``height`` px tall, its side panel stacked again for that height; True if it changed.
+
+        A responsive map is refitted to its width either way (the room was measured again because the
+        window, JupyterLab's side bar or full screen changed).
+        """
+        from medviz.viz.state_map import state_map
+
+        if abs(height - self.height) < 6:
+            if self.figure.layout.width is None:
+                self.refit()  # the same height, another width (or scale): plotly.js fits the figure again
+            return False
+        width, style = self._make
+        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout
+        layout = fresh.to_plotly_json()
+        # Only the parts a height changes (the width stays the browser's: the figure is responsive).
+        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height") if k in layout}
+        responsive = self.figure.layout.width is None
+        with self.figure.batch_update():
+            # plotly.js turns autosize off when it is given a height: it is sent off here and on again
+            # below, a message of its own, so the figure fits the width it has again.
+            self.figure.update_layout({**changes, **({"autosize": False} if responsive else {})}, overwrite=True)
+        if responsive:
+            self.figure.update_layout(autosize=True, uirevision=f"medviz-h{height}")
+        self.height = height
+        return True
+
     def clickable(self) -> list[Any]:
         """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""
         meta = self.figure.layout.meta
@@ -75,9 +104,59 @@ class MapPane:
 
         if view is self.view:
             return 0
-        n = update_state_map(self.figure, self.view, view, ruleset=self.ruleset)
+        fig = self.figure
+        calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
+
+        def collect(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **_kw: Any) -> None:
+            calls.append((dict(restyle_data or {}), dict(relayout_data or {}), trace_indexes))
+
+        # The figure takes every change as before; only the messages to the browser are gathered
+        # (an instance attribute over the method) and sent again merged.
+        send = fig._send_update_msg
+        fig._send_update_msg = collect
+        try:
+            n = update_state_map(fig, self.view, view, ruleset=self.ruleset)
+        finally:
+            del fig._send_update_msg
+        for restyle, relayout, indexes in merged_updates(fig, calls):
+            send(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
         self.view = view
         return n
+
+
+def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]
+                   ) -> list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]:
+    """A step's messages to the browser merged into at most two (each is one redraw there).
+
+    The areas' fills (every area trace changes the same properties) go with the layout; every other
+    trace (badges, overlays, labels: small traces) goes in one message, where a property a trace does
+    not change carries its value as it is. A message never holds "leave this trace alone" markers (a
+    FigureWidget's browser model would store them as the string "_undefined_"). Measured in
+    benchmarks/bench_click.py: a jump was several redraws, one per group of properties.
+    """
+    per_trace: dict[int, dict[str, Any]] = {}
+    relayout: dict[str, Any] = {}
+    for restyle, layout, indexes in calls:
+        relayout.update(layout)
+        for j, i in enumerate(indexes or []):
+            for key, values in restyle.items():
+                per_trace.setdefault(i, {})[key] = values[j % len(values)] if isinstance(values, list) else values
+    if any(indexes is None and restyle for restyle, _l, indexes in calls):
+        return calls  # a change to every trace: as it was sent
+    areas = [i for i in sorted(per_trace) if isinstance(fig.data[i].meta, Mapping) and "area" in fig.data[i].meta]
+    others = [i for i in sorted(per_trace) if i not in set(areas)]
+    if areas and len({frozenset(per_trace[i]) for i in areas}) > 1:
+        return calls  # areas changing different properties: as they were sent
+    out: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
+    for group in (areas, others):
+        if group:
+            keys = sorted({k for i in group for k in per_trace[i]})
+            restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
+            out.append((restyle, relayout, group))
+            relayout = {}
+    if relayout:
+        out.append(({}, relayout, None))
+    return out
 
 
 def battle_table(history: History, seq: int | None = None) -> str:
@@ -126,6 +205,15 @@ def event_log(history: History, cursor: int, before: int = 6, after: int = 5, se
             line = f"<div>{line}</div>"
         items.append(line)
     return "<div class='medviz-log' style='font-size:13px;line-height:1.45'>" + "".join(items) + "</div>"
+
+
+def current_line(history: History, seq: int, seat: str | None = None) -> str:
+    """The step's own line of the log (its event number and words), for the top of an app."""
+    words = html.escape(history.describe(seq) if seat is None else history.describe(seq, seat))
+    e = history[seq]
+    when = ("set-up " if e.turn == 0 else f"T{e.turn} ") if e.turn is not None else ""
+    return (f"<div class='medviz-now-event' style='background:#fff3c4;font-size:14px;padding:2px 6px'>"
+            f"▶ <span style='color:#8a7a66'>{when}{seq}</span> {words}</div>")
 
 
 def notes_html(annotations: Any, seq: int) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, battle_table, html_box
+from medviz.apps.fit import ScreenFit, follow
 from medviz.apps.model import (
     DiceLabModel,
     card_label,
@@ -48,17 +49,19 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
                                      + (f" (its seats: {', '.join(seats)})" if seats else ""))
         self.view_at = normalise_view_at(view_at, history) if view_at is not None else (
             seat_view_at(history, seat) if seat is not None else default_view_at(history))
-        self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="520px"))
+        self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="auto", max_width="760px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
         self.cards = widgets.Dropdown(options=[], description="try card", layout=widgets.Layout(width="360px",
                                                                                                  display="none"))
         self.button = widgets.Button(description="Branch here", button_style="warning",
                                      tooltip="re-run the game with this die showing the chosen face")
+        self.headline = html_box(width="auto")  # the picked roll in words and what it showed, above the map
+        self.headline.add_class("medviz-roll-headline")
         self.info = html_box(width="520px")
         self.diff = widgets.HTML(layout=widgets.Layout(width="520px"))
         self.message = widgets.HTML()
         self.when = widgets.ToggleButtons(options=[("after the roll's phase", "phase"), ("at the end", "end")],
-                                          value="phase", description="map", style={"button_width": "150px"})
+                                          value="phase", description="map", style={"button_width": "136px"})
         self.tree = BranchTree(self.model)
         self.battle = html_box(width="520px")
         self.map: MapPane | None = None
@@ -82,12 +85,23 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.model.observe(self._on_pick, names="selected_roll")
         self.model.observe(lambda _c: self._show_roll(), names="value")
         self.when.observe(lambda _c: self._show_map(), names="value")
-        picker = widgets.VBox([self.rolls, self.faces, self.cards, widgets.HBox([self.button, self.message]), self.info])
+        self.fit = ScreenFit()
+        # One screen: the roll, its faces, the branch button and the roll in words above the map, the map
+        # as tall as the screen has room for (ScreenFit measures it); the faces' table, the key, the branch
+        # tree and what changed below it.
+        self.rolls.layout.flex, self.rolls.layout.min_width = "1 1 0%", "200px"
+        pick = widgets.HBox([self.rolls, *([self.fit] if self.map is not None else [])],
+                            layout=widgets.Layout(align_items="center"))
+        act = widgets.HBox([self.faces, self.cards, self.button, self.message, *([self.when] if self.map is not None else [])],
+                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff],
                             layout=widgets.Layout(margin="0 0 0 12px"))
-        top = widgets.HBox([picker, side], layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([top, *([self.when] if self.map is not None else []), stage],
-                         layout=widgets.Layout(width="100%"))
+        below = widgets.HBox([self.info, side], layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([pick, act, self.headline, stage, below], layout=widgets.Layout(width="100%"))
+        self.add_class("medviz-app")
+        if self.map is not None:
+            map_pane = self.map
+            follow(self.fit, map_pane.resize, map_size[1])
         self._show_roll()
         self._show_branch()
 
@@ -184,7 +198,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
 
     def _show_roll(self) -> None:
         if not self.model.selected_roll:
-            self.info.value = "<i>pick a roll</i>"
+            self.info.value = self.headline.value = "<i>pick a roll</i>"
             return
         if self.model.picks_card():
             self._show_card()
@@ -212,10 +226,10 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         legend = "".join(f"<div><b>{html.escape(code)}</b> — {html.escape(words)}</div>" for code, words in key)
         effects = getattr(roll, "effects", None) or {}
         rolled = effects.get(str(roll.value)) if isinstance(effects, Mapping) else None
-        self.info.value = (f"<p class='medviz-roll-name'><b>{html.escape(self._roll_name(roll))}</b>"
-                           f"<br>It showed <b>{roll.value}</b>{' → ' + html.escape(str(rolled)) if rolled else ''}; "
-                           f"the chance of that face: {prob} ({float(prob):.1%}).</p>"
-                           f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>"
+        self.headline.value = (f"<div class='medviz-roll-name' style='font-size:14px'><b>{html.escape(self._roll_name(roll))}</b>"
+                               f"<br>It showed <b>{roll.value}</b>{' → ' + html.escape(str(rolled)) if rolled else ''}; "
+                               f"the chance of that face: {prob} ({float(prob):.1%}).</div>")
+        self.info.value = (f"<table><tr><th>face</th><th>what it would mean</th></tr>{body}</table>"
                            + (f"<div class='medviz-key' style='font-size:12px;margin-top:6px'><b>Key</b>{legend}</div>"
                               if legend else ""))
 
@@ -234,6 +248,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         finally:
             self._syncing = False
         prob = deck.probability(shown)
+        self.headline.value = ""
         self.info.value = (f"<p><b>{html.escape(key)}</b>: place {html.escape(key.rpartition('/')[2])} of "
                            f"{len(deck.order)} (1 = the top card) of the deck <i>{html.escape(deck.purpose or deck.shuffle)}"
                            f"</i><br>holds <b>{html.escape(self._card(shown))}</b>, probability {prob} ({float(prob):.1%})"

@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, html_box
+from medviz.apps.fit import ScreenFit, follow
 from medviz.apps.play_model import DEFAULT_GAME, PlayModel
 from medviz.engine.errors import MedvizError
 from medviz.engine.game import Ruleset
@@ -37,7 +38,8 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         first = self.model.view(anyway=True)
         self.map = MapPane(first, *map_size, ruleset=self.model.table.ruleset) if first is not None else None
         self.prompt = html_box(width="auto")
-        self.choices = widgets.Select(options=[], rows=8, layout=widgets.Layout(width="98%"))
+        self.choices = widgets.Select(options=[], rows=5, layout=widgets.Layout(width="98%"))
+        self.fit = ScreenFit()
         self.choose_button = self._button("Choose", "take the selected option", "primary")
         self.auto_button = self._button("Let the computer choose", "the heuristic answers this decision only")
         shortcut = self.model.setup_label or "set up"
@@ -58,15 +60,20 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         self.choices.observe(self._on_select, names="value")
         self.model.observe(lambda _c: self._render(), names="version")
         self.model.observe(self._on_message, names="message")
+        # One screen: the question, its options and the buttons above the map (the options beside the
+        # buttons), the map as tall as the screen has room for (ScreenFit measures it), the log below.
         buttons = widgets.HBox([self.choose_button, self.auto_button, self.setup_button, self.undo_button,
-                                self.finish_button], layout=widgets.Layout(flex_flow="row wrap"))
+                                self.finish_button, *([self.fit] if self.map is not None else [])],
+                               layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         decide = widgets.VBox([self.prompt, self.reveal_button, self.choices, buttons, self.notice, self.outcome],
-                              layout=widgets.Layout(width="44%"))
+                              layout=widgets.Layout(width="100%"))
         self.log_box = widgets.VBox([widgets.HTML("<b>Since your last move</b>"), self.recent],
-                                layout=widgets.Layout(width="54%"))
+                                    layout=widgets.Layout(width="100%"))
         self.stage = widgets.VBox([self.map.figure] if self.map is not None else [])
-        super().__init__([self.header, self.stage, widgets.HBox([decide, self.log_box])],
-                         layout=widgets.Layout(width="100%"))
+        super().__init__([self.header, decide, self.stage, self.log_box], layout=widgets.Layout(width="100%"))
+        self.add_class("medviz-app")
+        if self.map is not None:
+            follow(self.fit, self.map.resize, map_size[1])
         # Stable class names for the page (the browser test finds the parts by them); no behaviour.
         self.add_class("medviz-play")
         for part, name in ((self.header, "header"), (self.prompt, "prompt"), (self.choices, "choices"),
@@ -175,7 +182,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         self.choices.options = [(label, i) for i, label in enumerate(m.labels)]
         self.choices.value = 0 if m.labels else None
         self.choices.observe(self._on_select, names="value")
-        self.choices.rows = max(2, min(10, len(m.labels)))
+        self.choices.rows = 5  # a fixed height: the map below stays where it is from question to question
         playing = p is not None
         for b in (self.choose_button, self.auto_button, self.finish_button):
             b.disabled = not playing or screened
@@ -184,3 +191,4 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         self.undo_button.disabled = not m.table.steps
         self.recent.value = m.recent_html()
         self.outcome.value = m.outcome_html()
+        self.fit.measure()  # the question's words may take another number of lines

@@ -9,7 +9,8 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
-from medviz.apps.common import MapPane, battle_table, event_log, html_box, notes_html
+from medviz.apps.common import MapPane, battle_table, current_line, event_log, html_box, notes_html
+from medviz.apps.fit import ScreenFit, follow
 from medviz.apps.model import (SPEEDS, ReplayModel, default_view_at, normalise_view_at, observes,
                                portrayal_changes, seat_view_at)
 from medviz.apps.winprob_strip import WinProbabilityStrip
@@ -18,9 +19,14 @@ from medviz.engine.history import History
 
 __all__ = ["ReplayViewer"]
 
-#: Width of the slider track and its tick row, and the slider's inner padding (px).
-TRACK_PX = 600
+#: The slider's least width (it grows with the room it has) and its inner padding (px).
+TRACK_PX = 300
 TRACK_PAD = 8
+
+
+def _track_left(share: float) -> str:
+    """Where a tick at ``share`` of the history sits under a slider of any width (CSS)."""
+    return f"calc({TRACK_PAD}px + (100% - {2 * TRACK_PAD}px) * {share:.4f})"
 
 
 class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints
@@ -70,23 +76,31 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                                            layout=widgets.Layout(width="90px"))
         speeds = [*SPEEDS.items()] + ([] if interval_ms in SPEEDS.values() else [(f"{interval_ms} ms", interval_ms)])
         self.speed = widgets.Dropdown(options=speeds, value=interval_ms, description="speed",
-                                      layout=widgets.Layout(width="160px"), style={"description_width": "44px"})
+                                      layout=widgets.Layout(width="150px"), style={"description_width": "44px"})
         self.every = widgets.Checkbox(value=False, description="show every event", indent=False,
-                                      layout=widgets.Layout(width="150px"))
+                                      layout=widgets.Layout(width="140px"))
         self.back = widgets.Button(description="◀ step", layout=widgets.Layout(width="80px"),
                                    tooltip="one event back")
         self.forward = widgets.Button(description="step ▶", layout=widgets.Layout(width="80px"),
                                       tooltip="one event forward")
         self.slider = widgets.IntSlider(value=0, min=0, max=last, step=1, readout=False,
-                                        continuous_update=True, layout=widgets.Layout(width=f"{TRACK_PX}px"))
+                                        continuous_update=True, layout=widgets.Layout(width="100%"))
         stops = self.model.stops()
         marks = self.model.bookmarks(annotations)
         self.jump = widgets.Dropdown(options=[("jump to …", -1), *sorted([*stops, *marks], key=lambda o: o[1])],
-                                     value=-1, layout=widgets.Layout(width="300px"))
-        self.ticks = html_box(self._ticks_html(self.model, last), width=f"{TRACK_PX}px")
+                                     value=-1, layout=widgets.Layout(width="260px"))
+        self.ticks = html_box(self._ticks_html(self.model, last), width="100%")
         self.where = html_box(width="auto")
         self.events = html_box(width="auto")
-        self.notes = html_box(width="auto")
+        self.current = html_box(width="auto", height="2.6em", overflow="auto")  # the step's line of the log
+        # Fixed heights, so the map below stays in place from step to step (a long note scrolls).
+        self.notes = html_box(width="auto", height="5.8em", overflow="auto",
+                              display=None if annotations is not None else "none")
+        self.where.add_class("medviz-where")
+        self.current.add_class("medviz-now")
+        self.jump.add_class("medviz-jump")
+        self.notes.add_class("medviz-now-notes")
+        self.fit = ScreenFit()
         traitlets.link((self.model, "cursor"), (self.slider, "value"))
         traitlets.link((self.model, "playing"), (self.play, "playing"))
         traitlets.link((self.model, "playing"), (self.toggle, "value"))
@@ -108,18 +122,26 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             stage = self.battle
         self.model.observe(self._on_cursor, names="cursor")
         extra = [self.seat] if seats and self.map is not None else []
-        controls = widgets.HBox([self.play, self.toggle, self.back, self.forward,
-                                 widgets.VBox([self.slider, self.ticks]), self.jump, self.speed, self.every, *extra],
-                                layout=widgets.Layout(flex_flow="row wrap"))
-        log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="58%"))
-        notes = widgets.VBox([widgets.HTML("<b>Notes</b>"), self.notes], layout=widgets.Layout(width="40%"))
+        track = widgets.VBox([self.slider, self.ticks], layout=widgets.Layout(flex=f"1 1 {TRACK_PX}px",
+                                                                             min_width=f"{TRACK_PX}px"))
+        self.where.layout.flex = "1 1 auto"
+        top = widgets.HBox([self.where, *([self.fit] if self.map is not None else [])],
+                           layout=widgets.Layout(align_items="center"))
+        controls = widgets.HBox([self.play, self.toggle, self.back, self.forward, track, self.jump, self.speed,
+                                 self.every, *extra], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        log = widgets.VBox([widgets.HTML("<b>What happens</b>"), self.events], layout=widgets.Layout(width="100%"))
         self.strip: WinProbabilityStrip | None = None
         if win_probability is not None:
             self.strip = WinProbabilityStrip(history, win_probability, model=self.model, pivotal=pivotal,
                                              dicelab=dicelab, width=map_size[0])
-        super().__init__([self.where, controls, stage, *([self.strip] if self.strip else []),
-                          widgets.HBox([log, notes])],
+        # One screen: the place, the controls and the step's words above the map; the map as tall as the
+        # screen has room for (ScreenFit measures it in the browser); the log around the step below.
+        super().__init__([top, controls, self.current, self.notes, stage,
+                          *([self.strip] if self.strip else []), log],
                          layout=widgets.Layout(width="100%"))
+        self.add_class("medviz-app")
+        if self.map is not None:
+            follow(self.fit, self._resize_map, map_size[1])
         if start:
             self.model.cursor = start  # renders it (e.g. the first event after the set-up)
         else:
@@ -133,23 +155,22 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             return ""
         marks = []
         seen_turns: set[Any] = set()
-        inner = TRACK_PX - 2 * TRACK_PAD
         for span in history.phases():
-            left = TRACK_PAD + inner * span.start / last
+            left = _track_left(span.start / last)
             title = html.escape(model.label(span.turn, span.phase))
             if span.turn is not None and span.turn not in seen_turns:
                 seen_turns.add(span.turn)
-                marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
+                marks.append(f"<span title='{title}' style='position:absolute;left:{left};top:0;"
                              f"border-left:2px solid #5b4d3c;height:14px;padding-left:3px;font-size:11px;"
                              f"color:#5b4d3c;line-height:14px'>{'set-up' if span.turn == 0 else f'T{span.turn}'}</span>")
             else:
-                marks.append(f"<span title='{title}' style='position:absolute;left:{left:.0f}px;top:0;"
+                marks.append(f"<span title='{title}' style='position:absolute;left:{left};top:0;"
                              f"border-left:1px solid #b9ad96;height:7px'></span>")
         if not marks:
             for r in history.rolls():
-                left = TRACK_PAD + inner * r.seq / last
+                left = _track_left(r.seq / last)
                 marks.append(f"<span title='{html.escape(str(getattr(r, 'roll', '')))}' style='position:absolute;"
-                             f"left:{left:.0f}px;top:0;font-size:11px;color:#b2182b'>⚄</span>")
+                             f"left:{left};top:0;font-size:11px;color:#b2182b'>⚄</span>")
         return f"<div style='position:relative;height:16px'>{''.join(marks)}</div>"
 
     def _on_tick(self, change: Mapping[str, Any]) -> None:
@@ -183,11 +204,16 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.view_at = seat_view_at(self.history, seat) if seat and full is not None else full
         if self.map is not None and self.view_at is not None:
             # A new figure: a seat's view may have panel boxes the other lacks (its hand).
-            old = self.map.figure
-            self.map = MapPane(self.view_at(self.history, self.model.cursor), *self._map_size,
+            old, height = self.map.figure, self.map.height
+            self.map = MapPane(self.view_at(self.history, self.model.cursor), self._map_size[0], height,
                                ruleset=self.history.ruleset)
             self.children = tuple(self.map.figure if c is old else c for c in getattr(self, "children"))
         self._render(self.model.cursor)
+
+    def _resize_map(self, height: int) -> None:
+        """Draw the map ``height`` px tall (the room the browser measured under the controls and words)."""
+        if self.map is not None:
+            self.map.resize(height)
 
     def _on_cursor(self, change: Mapping[str, Any]) -> None:
         self._sync_play()  # the timer goes on from wherever the slider, a step or a jump put the cursor
@@ -196,6 +222,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
     def _render(self, seq: int) -> None:
         self.where.value = f"<span style='font-size:16px'><b>{html.escape(self.model.where())}</b></span>"
         self.events.value = event_log(self.history, seq, seat=self.seat.value or None)
+        self.current.value = current_line(self.history, seq, seat=self.seat.value or None)
         self.notes.value = notes_html(self.annotations, seq) or "<i style='color:#8a7a66'>no note for this step</i>"
         if self.map is not None and self.view_at is not None:
             self.map.show(self.view_at(self.history, seq))

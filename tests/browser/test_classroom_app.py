@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from helpers_sample import ROOT, free_port, wait_for
+from screen_fit import fits_one_screen
 
 VOILA = Path(sys.executable).with_name("voila")
 pytestmark = [pytest.mark.slow,
@@ -89,6 +90,12 @@ def test_classroom_steps_branches_and_plays_without_code_or_network(
         "Replay 1282–1285", "What if? (dice lab)", "Play Aragon"]
     page.screenshot(path=str(artifacts / "classroom-replay-1280x720.png"))
 
+    # Each app fits the screen at 1280x720 (parts found as the notebook tests find them): the controls, the
+    # words and the whole map, drawn as wide as the page (the play table's map was drawn small here).
+    fits_one_screen(page.locator(".medviz-classroom-stage .medviz-app").first,
+                    [".medviz-where", "button:step ▶", ".medviz-now-event", ".medviz-fullscreen"],
+                    "the classroom's replay at 1280x720")
+
     # 1. The replay steps: the event counter in its header moves on.
     stage = page.locator(".medviz-classroom-stage").first
     header = stage.locator(".widget-html").first
@@ -106,6 +113,8 @@ def test_classroom_steps_branches_and_plays_without_code_or_network(
     faces.nth(other).click()
     stage.locator("button", has_text="Branch here").first.click()
     wait_for("the branch to be listed", lambda: branches.count() == 2, timeout=120)
+    fits_one_screen(stage.locator(".medviz-app").first, ["button:Branch here", ".medviz-roll-name"],
+                    "the classroom's dice lab at 1280x720")
     page.screenshot(path=str(artifacts / "classroom-dicelab-1280x720.png"))
 
     # 3. The play table takes a move: set up as in 1282, then the first real decision is Aragon's
@@ -124,6 +133,9 @@ def test_classroom_steps_branches_and_plays_without_code_or_network(
     table.locator(".medviz-play-choose").click()
     wait_for("the table to move on after the choice",
              lambda: (_text(table.locator(".medviz-play-prompt")), _text(header)) != (asked, after_setup), timeout=90)
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.screenshot(path=str(artifacts / "classroom-play-1920x1080.png"))
+    for size in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        fits_one_screen(table, [".medviz-play-prompt", ".medviz-play-choices select", ".medviz-play-choose"],
+                        f"the classroom's play table at {size[0]}x{size[1]}")
+        page.screenshot(path=str(artifacts / f"classroom-play-{size[0]}x{size[1]}.png"))
     assert not offline_page.errors, offline_page.errors[:3]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
+from screen_fit import fits_one_screen
 
 NOTEBOOK = ROOT / "notebooks" / "play-aragon.ipynb"
 
@@ -39,6 +40,11 @@ MAP_JS = """
           title: typeof title === 'string' ? title : ((title && title.text) || ''), fills, badges};
 }
 """
+
+
+#: What must be on the screen with the map: the place, the question, its options, Choose, Undo, full screen.
+PLAY_PARTS = [".medviz-play-header", ".medviz-play-prompt", ".medviz-play-choices select", ".medviz-play-choose",
+              ".medviz-play-undo", ".medviz-fullscreen"]
 
 
 def txt(locator: Any) -> str:
@@ -117,6 +123,14 @@ def test_play_table_chooses_and_undoes_in_jupyterlab(lab: dict[str, Any], offlin
     assert wait_for("the map to be as before the choice",
                     lambda: (m := table.evaluate(MAP_JS)) and m["fills"] == reopened["fills"]
                     and m["badges"] == reopened["badges"] and m["title"] == reopened["title"], timeout=15)
+
+    # -- 5. One screen at a projector's 1280x720 and at 1920x1080, JupyterLab's side bar open: the question,
+    # its options, the buttons and the whole map without scrolling.
+    assert page.locator("#filebrowser").is_visible(), "the test means JupyterLab with its side bar open"
+    for size in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        fits_one_screen(table, PLAY_PARTS, f"the PlayTable at {size[0]}x{size[1]}")
+        page.screenshot(path=str(artifacts / f"jupyterlab-play-table-{size[0]}x{size[1]}.png"))
 
     assert errors.count() == 0, txt(errors.first)
     assert page.locator(".jp-Notification-Toast-error").count() == 0

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
+from screen_fit import fits_one_screen
 
 NOTEBOOK = ROOT / "notebooks" / "vespers-1282.ipynb"
 ANNOTATIONS = ROOT / "notebooks" / "annotations"
@@ -58,6 +59,15 @@ FIT_JS = """
   return {svg: Number(svg.getAttribute('width')), out: out.width, right: box.right, panel: Math.max(...parts)};
 }
 """
+
+
+#: What must be on the screen with the map: the place and step, play and step buttons, the slider, the
+#: jump menu, the step's line of the log and its notes (ReplayViewer); the roll menu, a face, Branch here
+#: and the roll in words (DiceLab).
+VIEWER_PARTS = [".medviz-where", "button:▶ play", "button:step ▶", ".noUi-handle", ".medviz-jump select",
+                ".medviz-now-event", ".medviz-now-notes", ".medviz-fullscreen"]
+DICELAB_PARTS = [".widget-dropdown select", "button:1", "button:Branch here", ".medviz-roll-name",
+                 ".medviz-fullscreen"]
 
 
 def changed(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -154,18 +164,28 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     wait_for("the note for turn 2's politics", lambda: notes.count() > 0)
     viewer.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-turn2.png"))
 
-    # No plotly mode bar over the map's title; pictures at a projector's 1280x720 and at 1920x1080.
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.wait_for_timeout(800)
-    viewer.locator(".widget-html", has_text=re.compile(r"event \d+ of \d+")).first.evaluate(
-        "e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(500)
+    # One screen at a projector's 1280x720 and at 1920x1080, JupyterLab's file browser open beside the
+    # notebook: the place, the controls, the step's words and the whole map without scrolling (the map
+    # drawn as tall as there is room for, scaled down where that is less than its panel needs). No plotly
+    # mode bar over the map's title.
+    assert page.locator("#filebrowser").is_visible(), "the test means JupyterLab with its side bar open"
+    viewer_app = viewer.locator(".medviz-app").first
+    for size in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        fits_one_screen(viewer_app, VIEWER_PARTS, f"the ReplayViewer at {size[0]}x{size[1]}")
+        page.screenshot(path=str(artifacts / f"jupyterlab-vespers-viewer-{size[0]}x{size[1]}.png"))
     assert viewer.evaluate("(root) => root.querySelectorAll('.modebar-container .modebar-btn').length") == 0, \
         "a plotly mode bar sits over the map"
-    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1280x720.png"))
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.wait_for_timeout(800)
-    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-1920x1080.png"))
+    # Full screen: the app alone on the screen, still whole; the same button leaves it.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    viewer_app.locator(".medviz-fullscreen").click()
+    wait_for("the viewer to go full screen",
+             lambda: page.evaluate("() => !!document.fullscreenElement && "
+                                   "document.fullscreenElement.classList.contains('medviz-app')"))
+    fits_one_screen(viewer_app, VIEWER_PARTS, "the ReplayViewer in full screen at 1280x720")
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-viewer-fullscreen-1280x720.png"))
+    viewer_app.locator(".medviz-fullscreen").click()
+    wait_for("the viewer to leave full screen", lambda: page.evaluate("() => !document.fullscreenElement"))
     page.set_viewport_size({"width": 1800, "height": 1900})
 
     # Play, fast, then pause: the viewer stays where it paused (ipywidgets' ■ went back to the set-up).
@@ -242,8 +262,9 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     dl = dicelab.first
     dl.scroll_into_view_if_needed()
     info = dl.locator(".widget-html", has_text="what it would mean").first
-    assert txt(info.locator(".medviz-roll-name")).startswith(roll_words), (txt(info), roll_words)
-    assert f"It showed {shown} → {shown_result}" in txt(info)
+    headline = dl.locator(".medviz-roll-name").first
+    assert txt(headline).startswith(roll_words), (txt(headline), roll_words)
+    assert f"It showed {shown} → {shown_result}" in txt(headline)
     key = txt(info.locator(".medviz-key"))
     for code in {shown_result, tried_result}:
         assert re.search(rf"{re.escape(code)} — [A-Z][a-z]+", key), key
@@ -300,6 +321,13 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     wait_for("the branch's words again", lambda: f"This branch: {roll_words} shows {face}" in txt(diff_box))
     dl.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-branch-end.png"))
 
+    # The DiceLab on one screen: the roll menu, its faces, Branch here, the roll in words and the whole map.
+    lab_app = dl.locator(".medviz-app").first
+    for size in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        fits_one_screen(lab_app, DICELAB_PARTS, f"the DiceLab at {size[0]}x{size[1]}")
+        page.screenshot(path=str(artifacts / f"jupyterlab-vespers-dicelab-{size[0]}x{size[1]}.png"))
+
     # -- 3. The maps follow the width they have -----------------------------------------------------
     # At 1500 px with JupyterLab's file browser open the output area is narrower than 1200 px: each map
     # fits it, side panel (TP/VP boxes, legend) included, and the branch list shows every entry whole.
@@ -323,6 +351,32 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     assert box[0] <= box[1] + 1, f"the branch list's box hides part of its entries: {box}"  # room enough here
     dl.locator(".widget-select").first.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "jupyterlab-vespers-dicelab-1500.png"))
+
+    # -- 4. Saved and reopened with a new kernel: no "model not found" where the apps were --------------
+    # (the server saves through medviz.apps.saved.drop_widget_views, as `make lab` does).
+    saved = artifacts / "lab-vespers" / "vespers-1282.ipynb"
+    unsaved = saved.stat().st_mtime_ns
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save Notebook$")).first.click()
+    page.wait_for_timeout(1000)
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-saving.png"))
+    dialog = page.locator(".jp-Dialog")
+    assert dialog.count() == 0, txt(dialog.first)
+    wait_for("the notebook to be saved with its outputs", lambda: saved.stat().st_mtime_ns != unsaved
+             and '"output_type"' in saved.read_text(), timeout=30)
+    text = saved.read_text()
+    assert "application/vnd.jupyter.widget-view+json" not in text and "Run the cell to bring it back" in text
+    assert saved.stat().st_size < 2_000_000
+    sessions = page.request.get(f"{lab['base']}/api/sessions?token={lab['token']}").json()
+    for sess in sessions:  # the kernel goes: the widgets' models go with it
+        page.request.delete(f"{lab['base']}/api/sessions/{sess['id']}?token={lab['token']}")
+    page.reload()
+    page.locator(".jp-OutputArea-output", has_text="Outcome:").first.wait_for(timeout=60_000)
+    page.locator(".jp-OutputArea-output", has_text="Run the cell to bring it back").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    assert page.get_by_text("model not found").count() == 0
+    assert page.locator(".jp-OutputArea-output", has_text="Error displaying widget").count() == 0
+    page.screenshot(path=str(artifacts / "jupyterlab-vespers-reopened.png"))
 
     assert not offline_page.errors, offline_page.errors[:3]
     assert not offline_page.blocked, offline_page.blocked[:5]

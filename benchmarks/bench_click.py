@@ -1,0 +1,291 @@
+"""Step responses in a real browser: how long until the map has settled after a click (issue 15, point 8).
+
+Usage::
+
+    python benchmarks/bench_click.py                 # 12 clicks per action in JupyterLab, 30 in the page
+    python benchmarks/bench_click.py --clicks 20 --skip-lab
+
+Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
+Debian's chromium (Playwright, no network) twice, side by side in one run:
+
+* **JupyterLab** — a ReplayViewer and a DiceLab in a notebook (a copy under test-artifacts/, on a
+  JupyterLab server on localhost): every click goes to the kernel, which answers with the figure update;
+* **exported page** — ``medviz export``'s standalone HTML (everything happens in the browser).
+
+For each action it clicks in the page (from page JavaScript, so Playwright's own latency is not counted)
+and waits until the plotly graph has been quiet for 50 ms (a MutationObserver on the graph div); the
+time printed is the last mutation's time after the click (the quiet period is not counted). Actions:
+step (the step/next button), jump (the jump menu), slider release (one slider change), branch (the
+DiceLab's Branch here, JupyterLab only), and dragging the slider for about a second (time from the
+pointer's release until the map settles). Goals: each click <= 150 ms (median and 90th percentile
+printed against it); a drag settles <= 0.5 s after release.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+
+def _browser_conftest() -> Any:
+    """tests/browser/conftest.py (chromium's path and flags, the offline page), loaded by its path."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("medviz_browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+CLICK_GOAL_MS = 150.0
+DRAG_GOAL_MS = 500.0
+QUIET_MS = 50
+
+#: Click ``act`` (a function of the page run in the page) and resolve with the ms from the click to the
+#: graph's last mutation once it has been quiet for QUIET_MS (null if nothing changed within 3 s).
+SETTLE_JS = """
+async ([graphSel, act, quiet]) => {
+  const gd = document.querySelector(graphSel);
+  return await new Promise((resolve) => {
+    let last = null, timer = null;
+    const t0 = performance.now();
+    const done = () => { obs.disconnect(); resolve(last === null ? null : last - t0); };
+    const obs = new MutationObserver(() => { last = performance.now(); clearTimeout(timer); timer = setTimeout(done, quiet); });
+    obs.observe(gd, {subtree: true, childList: true, attributes: true, characterData: true});
+    setTimeout(() => { if (last === null) done(); }, 3000);
+    (new Function('return ' + act))()();
+  });
+}
+"""
+
+#: After a drag: resolve with the ms from the pointer's release (window.__released) to the graph's last
+#: mutation once quiet.
+AFTER_RELEASE_JS = """
+async ([graphSel, quiet]) => {
+  const gd = document.querySelector(graphSel);
+  return await new Promise((resolve) => {
+    let last = performance.now(), timer = setTimeout(() => done(), quiet);
+    const done = () => { obs.disconnect(); resolve(Math.max(0, last - window.__released)); };
+    const obs = new MutationObserver(() => { last = performance.now(); clearTimeout(timer); timer = setTimeout(done, quiet); });
+    obs.observe(gd, {subtree: true, childList: true, attributes: true, characterData: true});
+  });
+}
+"""
+
+
+def _stats(name: str, samples: list[float], goal: float) -> str:
+    if not samples:
+        return f"  {name:<16} no samples (nothing changed on the map)"
+    s = sorted(samples)
+    med = statistics.median(s)
+    p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
+    verdict = "meets" if p90 <= goal else ("median meets" if med <= goal else "misses")
+    return (f"  {name:<16} n={len(s):>3}  median {med:7.1f} ms  p90 {p90:7.1f} ms  max {s[-1]:7.1f} ms"
+            f"   goal <= {goal:.0f} ms: {verdict} (median {med / goal:.2f}x of goal)")
+
+
+def _clicks(page: Any, graph: str, act: str, n: int, pause: float = 0.25, what: str = "") -> list[float]:
+    print(f"  timing {what or 'clicks'} ({n})", file=sys.stderr, flush=True)
+    out = []
+    for _ in range(n):
+        ms = page.evaluate(SETTLE_JS, [graph, act, QUIET_MS])
+        if ms is not None:
+            out.append(float(ms))
+        time.sleep(pause)
+    return out
+
+
+def _drag(page: Any, graph: str, handle: Any, track: Any, n: int) -> list[float]:
+    """Drag the slider's handle across part of its track for ~1 s, ``n`` times; ms from release to settled."""
+    page.evaluate("() => document.addEventListener('pointerup', () => { window.__released = performance.now(); }, true)")
+    out = []
+    t = track.bounding_box()
+    for i in range(n):
+        h = handle.bounding_box()
+        x0, y = h["x"] + h["width"] / 2, h["y"] + h["height"] / 2
+        x1 = t["x"] + t["width"] * (0.25 + 0.5 * ((i % 2) == 0))
+        page.mouse.move(x0, y)
+        page.mouse.down()
+        for k in range(1, 21):
+            page.mouse.move(x0 + (x1 - x0) * k / 20, y)
+            time.sleep(0.05)
+        page.mouse.up()
+        out.append(float(page.evaluate(AFTER_RELEASE_JS, [graph, QUIET_MS])))
+        time.sleep(0.5)
+    return out
+
+
+def bench_page(browser: Any, history: Any, notes: Any, n: int) -> dict[str, list[float]]:
+    """The exported page: next, jump, slider release and a drag."""
+    from medviz.export.html import export_html
+
+    OfflinePage = _browser_conftest().OfflinePage
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-click-"))
+    path = export_html(history, tmp / "vespers.html", notes)
+    p = OfflinePage(browser, 1920, 1080)
+    page = p.page
+    page.goto(path.as_uri())
+    page.wait_for_function("document.body.dataset.step !== undefined && document.querySelector('#plot .main-svg')",
+                           timeout=60_000)
+    graph = "#plot"
+    page.evaluate("() => { const j = document.getElementById('jump'); window.__jumps = Array.from(j.options)"
+                  ".map(o => o.value).filter(v => v !== '' && +v >= 0); window.__k = 0; }")
+    res = {
+        "step": _clicks(page, graph, "() => document.getElementById('next').click()", n, 0.1),
+        "jump": _clicks(page, graph, "() => { const j = document.getElementById('jump'); window.__k = (window.__k + 7)"
+                        " % window.__jumps.length; j.value = window.__jumps[window.__k];"
+                        " j.dispatchEvent(new Event('change', {bubbles: true})); }", n, 0.1),
+        "slider release": _clicks(page, graph, "() => { const s = document.getElementById('slider');"
+                                  " s.value = String((+s.value + 97) % (+s.max + 1));"
+                                  " s.dispatchEvent(new Event('input', {bubbles: true}));"
+                                  " s.dispatchEvent(new Event('change', {bubbles: true})); }", n, 0.1),
+    }
+    slider = page.locator("#slider")
+    res["drag (release)"] = _drag_range(page, graph, slider, max(3, n // 4))
+    p.close()
+    return res
+
+
+def _drag_range(page: Any, graph: str, slider: Any, n: int) -> list[float]:
+    """Drag an ``<input type=range>``: press on it and move across it for ~1 s; ms from release to settled."""
+    page.evaluate("() => document.addEventListener('pointerup', () => { window.__released = performance.now(); }, true)")
+    b = slider.bounding_box()
+    out = []
+    for i in range(n):
+        y = b["y"] + b["height"] / 2
+        xa, xb = (b["x"] + 0.2 * b["width"], b["x"] + 0.8 * b["width"]) if i % 2 == 0 else \
+            (b["x"] + 0.8 * b["width"], b["x"] + 0.2 * b["width"])
+        page.mouse.move(xa, y)
+        page.mouse.down()
+        for k in range(1, 21):
+            page.mouse.move(xa + (xb - xa) * k / 20, y)
+            time.sleep(0.05)
+        page.mouse.up()
+        out.append(float(page.evaluate(AFTER_RELEASE_JS, [graph, QUIET_MS])))
+        time.sleep(0.3)
+    return out
+
+
+NOTEBOOK_CELLS = [
+    """from medviz.engine import play
+from medviz.rules.medempires.ruleset import RULESET
+from medviz.rules.medempires.view import history_view
+from medviz.export.annotations import load_annotations
+from medviz.apps import ReplayViewer, DiceLab
+historical = RULESET.policies["historical"]()
+history = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+notes = load_annotations("annotations/vespers-1282.toml", history)
+set_up = next(p.start for p in history.phases() if p.turn == 1)""",
+    "ReplayViewer(history, view_at=history_view, annotations=notes, start=set_up)",
+    "DiceLab(history, view_at=history_view)",
+]
+
+
+def bench_lab(browser: Any, n: int) -> dict[str, list[float]]:
+    """JupyterLab: the ReplayViewer's step, jump, slider release and drag; the DiceLab's branch."""
+    import shutil
+
+    import nbformat
+
+    from helpers_sample import jupyter_lab, open_and_run_all, wait_for
+
+    folder = ROOT / "test-artifacts" / "bench-click"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    shutil.copytree(ROOT / "notebooks" / "annotations", folder / "annotations")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / "bench.ipynb"
+    nbformat.write(nb, path)
+    OfflinePage = _browser_conftest().OfflinePage
+    runtime = Path(tempfile.mkdtemp(prefix="bench-click-rt-"))
+    with jupyter_lab(runtime, runtime / "lab.log") as lab:
+        p = OfflinePage(browser, 1920, 1080)
+        page = p.page
+        open_and_run_all(page, lab, path)
+        cells = page.locator(".jp-CodeCell")
+        wait_for("the DiceLab's map", lambda: cells.nth(2).locator(".js-plotly-plot .main-svg").count() > 0, timeout=240)
+        wait_for("the viewer's map", lambda: cells.nth(1).locator(".js-plotly-plot .main-svg").count() > 0, timeout=60)
+        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
+        page.wait_for_timeout(2000)
+        page.evaluate("() => { document.querySelectorAll('.jp-CodeCell').forEach((c, i) => c.dataset.benchCell = i); }")
+        viewer, dicelab = "[data-bench-cell='1'] .js-plotly-plot", "[data-bench-cell='2'] .js-plotly-plot"
+        cells.nth(1).scroll_into_view_if_needed()
+        step = ("() => Array.from(document.querySelectorAll(\"[data-bench-cell='1'] button\"))"
+                ".find(b => b.textContent.trim() === 'step ▶').click()")
+        jump = ("() => { const j = document.querySelector(\"[data-bench-cell='1'] .medviz-jump select\") ||"
+                " document.querySelector(\"[data-bench-cell='1'] .widget-dropdown select\");"
+                " window.__k = ((window.__k || 0) + 7) % (j.options.length - 1);"
+                " j.selectedIndex = 1 + window.__k; j.dispatchEvent(new Event('change', {bubbles: true})); }")
+        release = ("() => { const h = document.querySelector(\"[data-bench-cell='1'] .noUi-handle\");"
+                   " h.focus(); h.dispatchEvent(new KeyboardEvent('keydown', {key: 'PageUp', bubbles: true})); }")
+        res = {"step": _clicks(page, viewer, step, n), "jump": _clicks(page, viewer, jump, n),
+               "slider release": _clicks(page, viewer, release, n)}
+        handle = cells.nth(1).locator(".noUi-handle").first
+        track = cells.nth(1).locator(".noUi-target").first
+        res["drag (release)"] = _drag(page, viewer, handle, track, max(3, n // 4))
+        # Branch: pick another face of the lab's roll, then time Branch here (each branch is new: faces cycle).
+        cells.nth(2).scroll_into_view_if_needed()
+        faces = page.evaluate("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] .widget-toggle-buttons"
+                              " button\")).map(b => b.textContent.trim()).filter(t => /^\\d+$/.test(t))")
+        branch = []
+        for face in faces[: max(1, min(n, len(faces)))]:
+            cells.nth(2).get_by_role("button", name=face, exact=True).click()
+            page.wait_for_timeout(600)
+            ms = page.evaluate(SETTLE_JS, [dicelab, "() => Array.from(document.querySelectorAll(\"[data-bench-cell='2']"
+                                                    " button\")).find(b => b.textContent.trim() === 'Branch here').click()",
+                                           QUIET_MS])
+            if ms is not None:
+                branch.append(float(ms))
+            page.wait_for_timeout(400)
+        res["branch"] = branch
+        p.close()
+    return res
+
+
+def main() -> None:
+    """Run the benchmark and print medians and 90th percentiles against the goals."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clicks", type=int, default=12, help="clicks per action in JupyterLab (page: 2.5x)")
+    ap.add_argument("--skip-lab", action="store_true", help="only the exported page")
+    ap.add_argument("--skip-page", action="store_true", help="only JupyterLab")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    browser_conftest = _browser_conftest()
+    from medviz.engine import play
+    from medviz.export.annotations import load_annotations
+    from medviz.rules.medempires.ruleset import RULESET
+
+    historical = RULESET.policies["historical"]()
+    history = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+    notes = load_annotations(ROOT / "notebooks" / "annotations" / "vespers-1282.toml", history)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=browser_conftest.CHROMIUM, args=browser_conftest.CHROMIUM_ARGS)
+        results = {}
+        if not args.skip_page:
+            results["exported page"] = bench_page(browser, history, notes, int(args.clicks * 2.5))
+        if not args.skip_lab:
+            results["JupyterLab"] = bench_lab(browser, args.clicks)
+        browser.close()
+    print(f"Vespers 1282 (seed 1490, {len(history):,} events): time from a click until the map has settled "
+          f"(quiet {QUIET_MS} ms, not counted), chromium at 1920x1080")
+    for where, res in results.items():
+        print(where)
+        for name, samples in res.items():
+            print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""``ScreenFit``: tells an app how much of the screen its map may take, and puts the app in full screen.
+
+A browser-side helper (an anywidget): it measures the height the page shows (the notebook's scrolling
+panel in JupyterLab, the window in Voilà, the screen in full screen) less what the app puts above its
+map, and reports it as ``room``; the app then draws its map that tall, so the controls, the words and
+the whole map fit on one screen. It measures again when the window, JupyterLab's side bar or the
+full-screen state changes. Its one button puts the app alone on the screen (a class at a projector).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+__all__ = ["ScreenFit", "fit_height"]
+
+#: The map is never laid out shorter than this (px): below it the side panel's boxes overlap and the map
+#: itself shrinks to a stamp (seen at 360-480 px); with less room the browser scales it down instead.
+MIN_MAP_HEIGHT = 560
+
+_ESM = r"""
+function scroller(el) {
+  // The element whose height the page shows: the full-screen element, JupyterLab's notebook panel, else
+  // the nearest ancestor that really scrolls (an output area's overflow-x makes it 'auto' without
+  // scrolling, so a box that is not taller inside than outside does not count), else the window.
+  if (document.fullscreenElement && document.fullscreenElement.contains(el)) return document.fullscreenElement;
+  const lab = el.closest('.jp-WindowedPanel-outer');
+  if (lab) return lab;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if ((s.overflowY === 'auto' || s.overflowY === 'scroll') && p.clientHeight > 0
+        && p.scrollHeight > p.clientHeight + 1 && p.clientHeight <= window.innerHeight + 1) return p;
+  }
+  return null;
+}
+export default {
+  render({ model, el }) {
+    el.classList.add('medviz-screenfit');
+    const button = document.createElement('button');
+    button.className = 'jupyter-button widget-button medviz-fullscreen';
+    button.title = 'show this app alone on the whole screen (Esc leaves)';
+    const label = () => { button.textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen'; };
+    label();
+    el.appendChild(button);
+    const root = () => el.closest('.medviz-app');
+    button.addEventListener('click', () => {
+      const app = root();
+      if (document.fullscreenElement) document.exitFullscreen();
+      else if (app && app.requestFullscreen) app.requestFullscreen();
+    });
+    let last = null;
+    // Below the least height the app lays its map out at (its side panel needs it), the map is laid out
+    // that tall and scaled down to the room (a CSS transform, which plotly.js accounts for in hover and
+    // clicks); its width is then laid out wider by the same factor, so it still spans the app.
+    const scale = (gd, room) => {
+      const least = model.get('least');
+      const k = room > 0 && room < least ? room / least : 1;
+      if (k < 1) {
+        // The graph keeps its place in the app's column: as wide as 1/k of it, and its layout box's
+        // extra height taken back by a negative margin (a transform leaves the box as it was).
+        gd.style.transformOrigin = '0 0';
+        gd.style.transform = `scale(${k.toFixed(4)})`;
+        gd.style.width = `${(100 / k).toFixed(3)}%`;
+        gd.style.marginBottom = `${-Math.floor(least * (1 - k))}px`;
+      } else if (gd.style.transform) {
+        gd.style.transform = ''; gd.style.width = ''; gd.style.marginBottom = '';
+      }
+      gd.dataset.medvizScale = k.toFixed(4);
+    };
+    const measure = () => {
+      const app = root();
+      if (!app || !app.isConnected) return;
+      const map = app.querySelector('.js-plotly-plot');
+      if (!map) return;
+      const sc = scroller(app);
+      const visible = sc ? sc.clientHeight : window.innerHeight;
+      const above = map.getBoundingClientRect().top - app.getBoundingClientRect().top;
+      const room = Math.floor(visible - above - model.get('reserve'));
+      const now = [room, Math.floor(app.clientWidth)];
+      scale(map, room);
+      if (room > 0 && (last === null || Math.abs(now[0] - last[0]) > 3 || Math.abs(now[1] - last[1]) > 3)) {
+        last = now;
+        model.set('room', room);
+        model.set('width', now[1]);
+        model.save_changes();
+      }
+    };
+    let timer = null;
+    const soon = (ms) => { clearTimeout(timer); timer = setTimeout(measure, ms); };
+    const onResize = () => soon(150);
+    const onFull = () => { label(); soon(250); };
+    window.addEventListener('resize', onResize);
+    document.addEventListener('fullscreenchange', onFull);
+    let observer = null;
+    const watch = () => {
+      const app = root();
+      const sc = app && scroller(app);
+      if (sc && window.ResizeObserver) { observer = new ResizeObserver(onResize); observer.observe(sc); }
+    };
+    // When the map's height changes (the app drew it for the room measured), have plotly.js fit it to the
+    // width it has again: a responsive plotly figure refits on the window's resize event.
+    let mapHeight = null, mapObserver = null;
+    const watchMap = () => {
+      const map = root() && root().querySelector('.js-plotly-plot');
+      if (!map || !window.ResizeObserver) return;
+      mapObserver = new ResizeObserver(() => {
+        const h = Math.round(map.getBoundingClientRect().height);
+        if (mapHeight !== null && h !== mapHeight) setTimeout(() => window.dispatchEvent(new Event('resize')), 30);
+        mapHeight = h;
+      });
+      mapObserver.observe(map);
+    };
+    requestAnimationFrame(() => { measure(); watch(); watchMap(); });
+    setTimeout(measure, 600);  // the map may be drawn after this widget
+    model.on('msg:custom', (msg) => { if (msg && msg.measure) { last = null; soon(50); } });
+    return () => {
+      window.removeEventListener('resize', onResize);
+      document.removeEventListener('fullscreenchange', onFull);
+      if (observer) observer.disconnect();
+      if (mapObserver) mapObserver.disconnect();
+    };
+  }
+};
+"""
+
+_CSS = """
+.medviz-screenfit { display: flex; justify-content: flex-end; }
+.medviz-fullscreen { height: 28px; padding: 0 10px; white-space: nowrap; }
+.medviz-app:fullscreen { background: var(--jp-layout-color0, white); overflow: auto; padding: 8px 12px;
+                         box-sizing: border-box; }
+.medviz-app:fullscreen > * { flex-shrink: 0; }
+"""
+
+
+class ScreenFit(anywidget.AnyWidget):
+    """The room (px) below the top of the app's map on one screen, measured in the browser, and a full-screen button.
+
+    It belongs inside an app that carries the class ``medviz-app`` and whose map is a plotly graph;
+    ``reserve`` px are kept free under the map. With less room than ``least`` px the map is laid out
+    ``least`` px tall and scaled down in the browser to fit.
+    """
+
+    _esm = _ESM
+    _css = _CSS
+    room = traitlets.Int(0).tag(sync=True)
+    width = traitlets.Int(0).tag(sync=True)
+    reserve = traitlets.Int(8).tag(sync=True)
+    least = traitlets.Int(MIN_MAP_HEIGHT).tag(sync=True)
+
+    def measure(self) -> None:
+        """Ask the browser to measure again (after the app's parts above the map changed)."""
+        self.send({"measure": True})
+
+
+def fit_height(room: int, most: int, least: int = MIN_MAP_HEIGHT) -> int:
+    """The map height for ``room`` px of screen: ``room``, but not above ``most`` nor below ``least``."""
+    return max(least, min(most, room))
+
+
+def follow(fit: ScreenFit, resize: Callable[[int], Any], most: int) -> None:
+    """Call ``resize(height)`` whenever ``fit`` measures new room (height bounded by ``fit_height``)."""
+    def on_room(change: Any) -> None:
+        if change["new"] > 0:
+            resize(fit_height(int(change["new"]), most, fit.least))
+    fit.observe(on_room, names="room")
