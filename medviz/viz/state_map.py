@@ -31,6 +31,16 @@ from medviz.engine.portrayal import AreaFill, Place, Portrayal, Shades
 from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
+from medviz.viz.placement import (
+    Cluster,
+    MapFrame,
+    Placed,
+    badge_top,
+    frame_of_figure,
+    marker_for_top,
+    place_clusters,
+    text_size,
+)
 from medviz.viz.text import plain
 
 if TYPE_CHECKING:
@@ -130,8 +140,10 @@ def places_of_map(geo: Any) -> dict[str, Place]:
     for r in rows:
         label = r.get("label")
         label = label if isinstance(label, str) and label else r["name"]
+        wrap = getattr(basemap, "_wrap", None)
+        shown = wrap(plain(label)) if callable(wrap) else plain(label)
         out[str(r["id"])] = Place(round(float(r["label_lon"]), 4), round(float(r["label_lat"]), 4),
-                                  str(r["kind"]), _label_lines(label), str(r["name"]))
+                                  str(r["kind"]), _label_lines(label), str(r["name"]), shown)
     return out
 
 
@@ -166,6 +178,7 @@ class _FigureFacts:
     traces: dict[str, int] = field(default_factory=dict)
     last_view: Any = None
     last_plan: Any = None
+    frame: MapFrame | None = None
 
 
 #: Facts by figure (figures are unhashable: keyed by id, checked through a weak reference).
@@ -182,9 +195,12 @@ def _facts_of(fig: Any) -> _FigureFacts:
     raw = meta.get("places") if isinstance(meta, Mapping) else None
     if not raw:
         raise UnknownReference("this figure was not drawn by state_map (no places in layout.meta)")
-    places = {a: Place(float(p[0]), float(p[1]), str(p[2]), int(p[3]), str(p[4])) for a, p in raw.items()}
+    places = {a: Place(float(p[0]), float(p[1]), str(p[2]), int(p[3]), str(p[4]), str(p[5]) if len(p) > 5 else "")
+              for a, p in raw.items()}
+    frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
-                         game=meta.get("game") or None)
+                         game=meta.get("game") or None,
+                         frame=MapFrame(*(float(v) for v in frame)) if frame else None)
     for i, tr in enumerate(fig.data):
         m = tr.meta
         if isinstance(m, Mapping) and "area" in m:
@@ -245,18 +261,96 @@ def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
     return places[area]
 
 
-def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+#: Font size of the names of each kind of area (``basemap.MapStyle``: seas 12, context one less than land).
+def _label_size(kind: str, style: StateStyle) -> int:
+    return {"sea": MapStyle.sea_label_size, "context": style.label_size - 1}.get(kind, style.label_size)
+
+
+LABELLED_KINDS = ("sea", "context", "land")
+
+
+def _badge_rows(p: Portrayal, places: Mapping[str, Place]) -> dict[tuple[int, int], int]:
+    """The row under its area's name of every badge (by group and badge index): slots first, no two in one row."""
+    per_area: dict[str, list[tuple[int, int, int]]] = {}
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            _place(badge.area, places, f"badge group {group.id!r}")
+            per_area.setdefault(badge.area, []).append((badge.slot, gi, bi))
+    rows = {}
+    for items in per_area.values():
+        for row, (_, gi, bi) in enumerate(sorted(items)):
+            rows[(gi, bi)] = row
+    return rows
+
+
+def default_frame(places: Mapping[str, Place], style: StateStyle) -> MapFrame:
+    """An approximate frame from the label points (for a plan made without a figure)."""
+    lons = [p.lon for p in places.values()] or [0.0]
+    lats = [p.lat for p in places.values()] or [0.0]
+    x0, x1, y0, y1 = min(lons) - 2, max(lons) + 2, min(lats) - 1.5, max(lats) + 1.5
+    ratio = 1 / math.cos(math.radians(TRUE_SCALE_LAT))
+    scale = min((style.width - 12) * style.map_domain / (x1 - x0), (style.height - 50) * 0.95 / ((y1 - y0) * ratio))
+    return MapFrame(x0, x1, y0, y1, scale, scale * ratio)
+
+
+def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+               rows: Mapping[tuple[int, int], int]) -> dict[str, Placed]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``)."""
+    badges: dict[str, list[tuple[int, str]]] = {}
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            badges.setdefault(badge.area, []).append((rows[(gi, bi)], badge.text))
+    clusters = []
+    for a, pl in places.items():
+        drawn = pl.kind in LABELLED_KINDS
+        if not drawn and a not in badges:
+            continue
+        label = text_size(pl.label or plain(pl.name), _label_size(pl.kind, style)) if drawn else (0.0, 0.0)
+        stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
+        clusters.append(Cluster(a, pl.lon, pl.lat, label, pl.lines if drawn else 0, _label_size(pl.kind, style), stack))
+    return place_clusters(clusters, frame, style.badge_size)
+
+
+def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
+                 placed: Mapping[str, Placed], rows: Mapping[tuple[int, int], int]) -> dict[str, dict[str, Any]]:
     out = {}
-    for group in p.badges:
+    for gi, group in enumerate(p.badges):
         b: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
-        for badge in group.badges:
-            place = _place(badge.area, places, f"badge group {group.id!r}")
-            b["x"].append(place.lon)
-            b["y"].append(place.lat)
+        for bi, badge in enumerate(group.badges):
+            place = places[badge.area]
+            at = placed[badge.area]
+            b["x"].append(round(at.x, 4))
+            b["y"].append(round(at.y, 4))
             b["text"].append(badge.text)
-            b["marker.size"].append(_badge_gap(place, style, badge.slot))
+            lines = place.lines if place.kind in LABELLED_KINDS else 0
+            top = badge_top(lines, _label_size(place.kind, style), style.badge_size, rows[(gi, bi)])
+            b["marker.size"].append(round(marker_for_top(top, style.badge_size), 2))
             b["hovertext"].append(badge.hover)
         out[group.id] = b
+    return out
+
+
+def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
+    """The names' positions (one trace per kind of area) and the leader lines of clusters moved away."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in LABELLED_KINDS:
+        xs, ys = [], []
+        for a, pl in places.items():
+            if pl.kind == kind:
+                at = placed.get(a)
+                xs.append(round(at.x, 4) if at else pl.lon)
+                ys.append(round(at.y, 4) if at else pl.lat)
+        if xs:
+            out[f"labels:{kind}"] = {"x": xs, "y": ys}
+    lx: list[float | None] = []
+    ly: list[float | None] = []
+    for a in places:
+        at = placed.get(a)
+        if at is not None and at.leader is not None:
+            x0, y0, x1, y1 = at.leader
+            lx += [round(x0, 4), round(x1, 4), None]
+            ly += [round(y0, 4), round(y1, 4), None]
+    out["leaders"] = {"x": lx, "y": ly}
     return out
 
 
@@ -313,9 +407,16 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle)
 
 
 def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAULT_STATE_STYLE,
-              ruleset: Ruleset | None = None) -> Plan:
-    """What every changing part of a state map shows for ``view`` (pure; no figure needed)."""
-    p = portrayal_of(view, places, style, ruleset)
+              ruleset: Ruleset | None = None, frame: MapFrame | None = None) -> Plan:
+    """What every changing part of a state map shows for ``view`` (pure; no figure needed).
+
+    ``frame`` is how the figure's map falls on its pixels (where names and badges are placed so
+    that none overlaps another); default: an estimate from the label points and ``style``'s size.
+    """
+    return _plan_portrayal(portrayal_of(view, places, style, ruleset), places, style, frame)
+
+
+def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame | None) -> Plan:
     fills = {}
     for a, pl in places.items():
         if pl.kind == "land":
@@ -323,7 +424,10 @@ def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAUL
     unknown = sorted(a for a in p.fills if a not in places)
     if unknown:
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
-    return Plan(fills, _plan_badges(p, places, style), _plan_overlays(p, places, style),
+    rows = _badge_rows(p, places)
+    placed = _placement(p, places, style, frame or default_frame(places, style), rows)
+    overlays = {**_plan_labels(places, placed), **_plan_overlays(p, places, style)}
+    return Plan(fills, _plan_badges(p, places, style, placed, rows), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
 
@@ -426,13 +530,23 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     geo = _geo(_map_of(view, rs)) if geo is None else geo
     places = places_of_map(geo)
     w, h = width or style.width, height or style.height
-    style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style))
-    plan = plan_view(view, places, style, rs)
-    p = plan.portrayal
-    assert p is not None
+    style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style), width=w, height=h)
+    p = portrayal_of(view, places, style, rs)
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
     fig = base_map(geo, style=map_style, width=w, height=h)
+    fig.update_layout(margin=dict(MARGIN))
+    fig.update_xaxes(domain=[0, style.map_domain])
+    bottom = _map_bottom(fig, w, h, style, p)
+    fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
+    legend = {"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
+              "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
+              "font": {"size": style.panel_size - 1, "family": style.font_family},
+              "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
+              "tracegroupgap": 2}
+    frame = frame_of_figure({"layout": {**fig.layout.to_plotly_json(), "showlegend": bool(p.legend), "legend": legend},
+                             "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    plan = _plan_portrayal(p, places, style, frame)
     idx = area_traces(fig)
     land = [a for a, pl in places.items() if pl.kind == "land"]
     for a in land:
@@ -449,6 +563,8 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
             tr.textfont.shadow = HALO
     fig.add_traces(_legend_traces(p, style))
     fig.add_traces(_path_traces(p, style))
+    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False,
+                             line={"color": "#3b2f22", "width": 1}, hoverinfo="skip"))
     fig.add_traces(_badge_traces(p, style))
     fig.add_traces(_mark_traces(p, style))
     for tr in fig.data:
@@ -462,25 +578,20 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=bool(p.legend),
-        legend={"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
-                "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
-                "font": {"size": style.panel_size - 1, "family": style.font_family},
-                "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
-                "tracegroupgap": 2},
+        legend=legend,
         meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style, p),
               "vertical_margin": VERTICAL_MARGIN, "game": rs.game if rs is not None else None,
               "clickable": [ml.id for ml in p.marks if ml.clickable],
-              "places": {a: [pl.lon, pl.lat, pl.kind, pl.lines, pl.name] for a, pl in places.items()}},
+              "frame": [frame.x0, frame.x1, frame.y0, frame.y1, frame.px_x, frame.px_y],
+              "places": {a: [pl.lon, pl.lat, pl.kind, pl.lines, pl.name, pl.label] for a, pl in places.items()}},
     )
-    fig.update_xaxes(domain=[0, style.map_domain])
-    bottom = _map_bottom(fig, w, h, style, p)
-    fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
     for ann in fig.layout.annotations:
         if ann.name == "panel-key":
             ann.y = bottom - 0.008
     facts = _facts_of(fig)
     facts.ruleset = rs
     facts.last_view, facts.last_plan = view, plan
+    facts.frame = frame
     return fig
 
 
@@ -610,6 +721,7 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     facts = _facts_of(fig)
     places = facts.places
     style = dataclasses.replace(style, map_domain=facts.map_domain)
+    frame = facts.frame
     if ruleset is None and facts.ruleset is None and not isinstance(new_view, Portrayal):
         facts.ruleset = _ruleset_for(new_view, None, facts.game)
     rs = ruleset or facts.ruleset
@@ -618,8 +730,8 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     elif old_view is facts.last_view and facts.last_plan is not None:
         old = facts.last_plan
     else:
-        old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs)
-    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
+        old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs, frame)
+    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs, frame)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -634,7 +746,8 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     for new_part, old_part in ((new.overlays, old.overlays), (new.badges, old.badges)):
         for uid, props in new_part.items():
             if props != old_part.get(uid) and uid in facts.traces:
-                per_trace[facts.traces[uid]] = dict(props)  # every key, so traces of a kind share a key set
+                # every key, so traces of a kind share a key set (a name trace may also change colours)
+                per_trace.setdefault(facts.traces[uid], {}).update(props)
                 changed += 1
     relayout: dict[str, Any] = {}
     if (new.title, new.subtitle) != (old.title, old.subtitle):
