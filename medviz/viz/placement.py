@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BADGE_OUTLINE", "Box", "Cluster", "MapFrame", "Placed", "badge_top", "frame_of_figure", "label_bottom",
-           "marker_for_top", "place_clusters", "text_size", "text_top"]
+__all__ = ["BADGE_OUTLINE", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
+           "marker_for_top", "place_clusters", "point_text_box", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
 BADGE_OUTLINE = 3.0
@@ -80,6 +80,26 @@ def text_top(size: float, lines: int, marker_size: float = 0.0, below: bool = Fa
     if below:
         return 0.5 * size + marker_size / 1.6 + 1
     return 0.5 * size - (1 + LINE_SPACING * (lines - 1)) * size / 2
+
+
+def point_text_box(text: str, size: float, position: str = "middle center", marker_size: float = 0.0) -> Box:
+    """The box (pixels, relative to its point, y down) of a scatter point's text at plotly ``textposition``.
+
+    plotly.js ``Drawing.textPointPosition``: past a marker by ``size/1.6 + 1`` px on the sides the
+    position names; ``middle`` centres the lines a little below the point.
+    """
+    w, h = text_size(text, size)
+    lines = len(re.split(r"<br\s*/?>", text))
+    r = marker_size / 1.6 + 1 if marker_size else 0.0
+    sign_v = -1 if "top" in position else 1 if "bottom" in position else 0
+    top = 0.5 * size + sign_v * r + (sign_v - 1) * (1 + LINE_SPACING * (lines - 1)) * size / 2
+    if "left" in position:
+        left = -r - w
+    elif "right" in position:
+        left = r
+    else:
+        left = -w / 2
+    return Box(left, top, left + w, top + h)
 
 
 def marker_for_top(top: float, size: float) -> float:
@@ -140,6 +160,16 @@ def frame_of_figure(figure: Mapping[str, Any]) -> MapFrame:
     ratio = float(ya.get("scaleratio") or 1.0)
     scale = min(plot_w / (x1 - x0), plot_h / ((y1 - y0) * ratio))
     return MapFrame(x0, x1, y0, y1, scale, scale * ratio)
+
+
+@dataclass(frozen=True)
+class MapSpace:
+    """What the placement knows of a drawn map: its frame, fixed boxes (city names), names wider than their area."""
+
+    frame: MapFrame
+    fixed: tuple[Box, ...] = ()
+    #: Land areas whose name spills off their own fill even at the label point (drawn in dark ink).
+    spills: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -206,6 +236,12 @@ class Placed:
     x: float
     y: float
     leader: tuple[float, float, float, float] | None  # from the label point to the cluster's edge
+    moved: float = 0.0  # pixels from the label point
+
+    @property
+    def away(self) -> bool:
+        """True when the cluster was moved far enough to sit off its own area's fill (drawn in dark ink)."""
+        return self.moved > LEADER_AFTER
 
 
 def _offsets(step: float, reach: float) -> list[tuple[float, float]]:
@@ -244,21 +280,26 @@ class _Grid:
         return any(b.intersects(o, CLEARANCE) for k in self._keys(b) for o in self.cells.get(k, ()))
 
 
-def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float) -> dict[str, Placed]:
+def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float,
+                   fixed: Sequence[Box] = ()) -> dict[str, Placed]:
     """Place every cluster where none of its boxes meets another's (nearest free spot to its label point).
 
     Clusters with badges go first (largest first), then names alone; each takes the nearest
-    candidate position, inside the map, that meets no box already placed. A cluster that finds
-    none within reach stays where its fewest boxes collide.
+    candidate position, inside the map, that meets no box already placed nor a ``fixed`` one
+    (city names: pixels of ``frame``). A cluster that finds none within reach stays where its
+    fewest boxes collide.
     """
-    return _place(tuple(clusters), frame, float(badge_size))
+    return _place(tuple(clusters), frame, float(badge_size), tuple(fixed))
 
 
 @functools.lru_cache(maxsize=512)
-def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float) -> dict[str, Placed]:
+def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
+           fixed: tuple[Box, ...]) -> dict[str, Placed]:
     width, height = frame.size_px
     order = sorted(clusters, key=lambda c: (not c.badges, -len(c.badges), c.area))
     grid = _Grid()
+    for b in fixed:
+        grid.add(b)
     out: dict[str, Placed] = {}
     for c in order:
         px, py = frame.to_px(c.x, c.y)
@@ -289,5 +330,5 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float) ->
         if math.hypot(dx, dy) > LEADER_AFTER and math.hypot(ex - px, ey - py) > 2:
             end = frame.to_data(ex, ey)
             leader = (c.x, c.y, end[0], end[1])
-        out[c.area] = Placed(x, y, leader)
+        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3))
     return out
