@@ -257,7 +257,7 @@ def _offsets(step: float, reach: float) -> list[tuple[float, float]]:
     return sorted(out, key=lambda o: (round(math.hypot(*o), 3), abs(o[1]) > abs(o[0]), o[1] < 0, o))
 
 
-_OFFSETS = _offsets(5.0, 260.0)
+_OFFSETS = _offsets(4.0, 200.0)
 
 
 class _Grid:

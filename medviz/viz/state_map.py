@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
+__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
            "mark_areas", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
@@ -693,6 +693,9 @@ def _key_lines(width: int, p: Portrayal) -> int:
     return 1 if width >= 1400 else len(p.key)
 
 
+#: What parts of the key under the map are joined with on one line (a page may break the line there).
+KEY_GAP = "      "
+
 #: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
 MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
 VERTICAL_MARGIN = MARGIN["t"] + MARGIN["b"]
@@ -734,7 +737,7 @@ def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int)
         ann["font"] = {"size": style.panel_size + box.size, "color": colour, "family": style.font_family}
         out.append(ann)
     if p.key:
-        gap = "      " if _key_lines(width, p) == 1 else "<br>"
+        gap = KEY_GAP if _key_lines(width, p) == 1 else "<br>"
         out.append({**common, "name": "panel-key", "x": 0.005, "y": 0.035, "text": gap.join(p.key),
                     "font": {"size": style.panel_size, "color": "#3b2f22", "family": style.font_family}})
     return out
