@@ -244,12 +244,12 @@ class Placed:
         return self.moved > LEADER_AFTER
 
 
-def _offsets(step: float, reach: float) -> list[tuple[float, float]]:
+def _offsets(step: float, reach: float, spacing: float = 4.0) -> list[tuple[float, float]]:
     """Candidate moves (pixels), nearest first; at equal distance sideways, then down, then up."""
     out = [(0.0, 0.0)]
     r = step
     while r <= reach:
-        n = max(8, int(2 * math.pi * r / step))
+        n = max(8, int(2 * math.pi * r / spacing))
         for k in range(n):
             a = 2 * math.pi * k / n
             out.append((round(r * math.cos(a), 3), round(r * math.sin(a), 3)))
@@ -307,19 +307,21 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
         if not boxes:
             out[c.area] = Placed(c.x, c.y, None)
             continue
-        best: tuple[int, float, float] | None = None
+        hull0 = Box(min(b.left for b in boxes), min(b.top for b in boxes),
+                    max(b.right for b in boxes), max(b.bottom for b in boxes))
+        free = None
         for dx, dy in _OFFSETS:
-            moved = [b.moved(dx, dy) for b in boxes]
-            if any(b.left < 0 or b.top < 0 or b.right > width or b.bottom > height for b in moved) and (dx or dy):
+            hull = hull0.moved(dx, dy)
+            if (dx or dy) and (hull.left < 0 or hull.top < 0 or hull.right > width or hull.bottom > height):
                 continue
-            clashes = sum(grid.hits(b) for b in moved)
-            if clashes == 0:
-                best = (0, dx, dy)
+            if not grid.hits(hull) or not any(grid.hits(b.moved(dx, dy)) for b in boxes):
+                free = (dx, dy)
                 break
-            if best is None or clashes < best[0]:
-                best = (clashes, dx, dy)
-        assert best is not None
-        _, dx, dy = best
+        if free is None:  # nowhere free within reach: where the fewest of its boxes collide
+            tries = [(sum(grid.hits(b.moved(dx, dy)) for b in boxes), math.hypot(dx, dy), dx, dy)
+                     for dx, dy in _OFFSETS[::4]]
+            free = min(tries)[2:]
+        dx, dy = free
         for b in boxes:
             grid.add(b.moved(dx, dy))
         x, y = frame.to_data(px + dx, py + dy)
