@@ -228,7 +228,9 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
                                   and (b[0]["title"] == b[1]["title"] or "Game over" in b[0]["title"] + b[1]["title"]) and b)
         delta = changed(played, branch)
         assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
-        outlined = wait_for(f"the changed areas to be outlined {when}", marked)
+        # the outline follows the maps' own update: wait for it rather than read the previous step's
+        outlined = wait_for(f"the changed areas to be outlined {when}",
+                            lambda: (m := marked()) and set(delta["areas"]) <= set(m) and m, timeout=20)
         assert set(delta["areas"]) <= set(outlined), (delta, outlined)
         # at the roll's phase only a sea may differ (the seed-1490 what-if is a battle in the Gulf of Lion)
         assert "Outlined" in txt(compare_words) and ("held by" in txt(compare_words) or (
