@@ -14,6 +14,7 @@ is deterministic and needs no browser. Text widths come from the font size and t
 
 from __future__ import annotations
 
+import bisect
 import functools
 import html
 import math
@@ -22,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BADGE_OUTLINE", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
+__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
            "marker_for_top", "place_clusters", "point_text_box", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
@@ -257,7 +258,12 @@ def _offsets(step: float, reach: float, spacing: float = 4.0) -> list[tuple[floa
     return sorted(out, key=lambda o: (round(math.hypot(*o), 3), abs(o[1]) > abs(o[0]), o[1] < 0, o))
 
 
-_OFFSETS = _offsets(4.0, 200.0)
+#: How far a cluster may move from its label point, as a share of the map's width in pixels (240 px
+#: on a 1340 px map, 86 px on a 480 px thumbnail): further, a name would be read as a neighbour's.
+#: On a map too small for every name some stay overlapping.
+REACH = 0.18
+_OFFSETS = _offsets(3.0, 300.0)
+_DISTANCES = [math.hypot(dx, dy) for dx, dy in _OFFSETS]
 
 
 class _Grid:
@@ -286,8 +292,8 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
 
     Clusters with badges go first (largest first), then names alone; each takes the nearest
     candidate position, inside the map, that meets no box already placed nor a ``fixed`` one
-    (city names: pixels of ``frame``). A cluster that finds none within reach stays where its
-    fewest boxes collide.
+    (city names: pixels of ``frame``). A cluster that finds none within reach (``REACH`` of the
+    map's width) stays where its fewest boxes collide, nearest first.
     """
     return _place(tuple(clusters), frame, float(badge_size), tuple(fixed))
 
@@ -310,7 +316,9 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
         hull0 = Box(min(b.left for b in boxes), min(b.top for b in boxes),
                     max(b.right for b in boxes), max(b.bottom for b in boxes))
         free = None
-        for dx, dy in _OFFSETS:
+        reach = REACH * width
+        within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
+        for dx, dy in within:
             hull = hull0.moved(dx, dy)
             if (dx or dy) and (hull.left < 0 or hull.top < 0 or hull.right > width or hull.bottom > height):
                 continue
@@ -319,7 +327,7 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
                 break
         if free is None:  # nowhere free within reach: where the fewest of its boxes collide
             tries = [(sum(grid.hits(b.moved(dx, dy)) for b in boxes), math.hypot(dx, dy), dx, dy)
-                     for dx, dy in _OFFSETS[::4]]
+                     for dx, dy in within]
             free = min(tries)[2:]
         dx, dy = free
         for b in boxes:
