@@ -98,7 +98,8 @@ def test_decoded_steps_equal_the_state_map_of_each_view(battle: History) -> None
     view_at = changing_views()
     tl = export.page_data(battle, view_at=view_at).timeline
     for seq in (0, 5, 12):
-        expected = export._flatten_figure(state_map(view_at(seq)).to_dict())
+        w, h = export.PAGE_MAP_SIZE  # the page draws (and places) its map at this size
+        expected = export._flatten_figure(state_map(view_at(seq), width=w, height=h).to_dict())
         got = tl.state(seq)
         for ch, value in got.items():
             if ch[0] != export.PANEL:

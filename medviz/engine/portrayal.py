@@ -40,6 +40,7 @@ class Place:
     kind: str  # "land" | "sea" | "context"
     lines: int
     name: str
+    label: str = ""  # the name as the map writes it (markup, wrapped); "": the name
 
 
 @dataclass(frozen=True)

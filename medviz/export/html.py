@@ -37,7 +37,7 @@ from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
 from medviz.export.tree import tree_data, tree_parts
-from medviz.viz.state_map import shown_portrayal, state_map, update_state_map
+from medviz.viz.state_map import KEY_GAP, shown_portrayal, state_map, update_state_map
 from medviz.viz.text import plain
 
 __all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
@@ -182,6 +182,11 @@ def view_at_for(history: Any) -> ViewAt | None:
 _MISSING = object()
 
 
+#: The size (pixels) the exported page's map is drawn and placed at: a 1280 px screen's map (page.js fitScreen
+#: shows it smaller on a 1280x720 screen, where names and badges are closer than placed).
+PAGE_MAP_SIZE = (1280, 800)
+
+
 class _MapChannels:
     """Draws the map once with ``state_map`` and turns each view into channel values (never geometry).
 
@@ -191,7 +196,7 @@ class _MapChannels:
     """
 
     def __init__(self, first_view: Any, ruleset: Any = None) -> None:
-        self.fig = state_map(first_view, ruleset=ruleset)
+        self.fig = state_map(first_view, ruleset=ruleset, width=PAGE_MAP_SIZE[0], height=PAGE_MAP_SIZE[1])
         self.ruleset = ruleset
         self._prev: Any = first_view
         self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
@@ -219,6 +224,9 @@ class _MapChannels:
         layout.pop("width", None)  # the page sizes the map (16:10, responsive)
         layout.pop("height", None)
         layout["autosize"] = True
+        for ann in layout.get("annotations") or []:  # the key under the map: one part a line, inside the map's width
+            if ann.get("name") == "panel-key" and isinstance(ann.get("text"), str):
+                ann["text"] = ann["text"].replace(KEY_GAP, "<br>")
         most = max([int(k[1][12:k[1].index("]")]) + 1 for st in steps for k in st
                     if k[0] == LAYOUT and k[1].startswith("annotations[")] + [0])
         anns = layout.setdefault("annotations", [])

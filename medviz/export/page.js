@@ -64,6 +64,7 @@
   var shown = tl.init.map(function (v) { return tl.values[v]; });
 
   var gd = document.getElementById("plot");
+  var side = document.getElementById("side");
   var slider = document.getElementById("slider");
   var logEl = document.getElementById("log");
   var notesEl = document.getElementById("notes");
@@ -304,10 +305,54 @@
     return Plotly.relayout(gd, upd);
   }
 
+  // The map takes the height the screen has left under the controls (at most 16:10 of its width),
+  // and the side column (this step's words, notes, log) the same, so nothing is below the fold.
+  function fitScreen() {
+    if (data.mode !== "map" || window.innerWidth <= 900) { document.body.classList.remove("fit"); return false; }
+    document.body.classList.add("fit");
+    var top = gd.getBoundingClientRect().top + window.scrollY;
+    var room = window.innerHeight - top - 10;
+    var h = Math.round(Math.max(300, Math.min(gd.clientWidth * 10 / 16, room)));
+    gd.style.height = h + "px";
+    side.style.maxHeight = Math.max(h, 300) + "px";
+    return true;
+  }
+
+  // A legend taller than the room under the panel would run into the key under the map: shrink its
+  // text until it clears the key and stays inside the figure.
+  function fitLegend() {
+    var leg = gd.querySelector(".legend"), key = null;
+    if (!leg || !window.Plotly) return Promise.resolve();
+    gd.querySelectorAll("g.annotation").forEach(function (g) { if (/This step|Units/.test(g.textContent)) key = g; });
+    var size = (gd.layout.legend && gd.layout.legend.font && gd.layout.legend.font.size) || 12;
+    var bottom = gd.getBoundingClientRect().bottom - 2;
+    function clashes() {
+      var l = leg.getBoundingClientRect();
+      if (l.bottom > bottom) return true;
+      if (!key) return false;
+      var k = key.getBoundingClientRect();
+      return l.left < k.right && k.left < l.right && l.top < k.bottom && k.top < l.bottom;
+    }
+    function step() {
+      leg = gd.querySelector(".legend");
+      if (!leg || !clashes() || size <= 8) return Promise.resolve();
+      size -= 1;
+      return Plotly.relayout(gd, { "legend.font.size": size, "legend.tracegroupgap": 0,
+                                   "legend.title.font.size": size }).then(step);
+    }
+    return step();
+  }
+
+  function fitAll() {
+    fitScreen();
+    if (!window.Plotly || !gd.layout) return Promise.resolve();
+    return Plotly.Plots.resize(gd).then(fitPanel).then(fitLegend);
+  }
+
   var refit = null;
   window.addEventListener("resize", function () {
     clearTimeout(refit);
-    refit = setTimeout(fitPanel, 150);  // after plotly's own responsive resize
+    refit = setTimeout(fitAll, 150);  // after plotly's own responsive resize
   });
 
   function start() {
@@ -325,8 +370,9 @@
       var config = { responsive: true, displaylogo: false, displayModeBar: false, scrollZoom: true, showLink: false,
                      showEditInChartStudio: false, typesetMath: false,
                      toImageButtonOptions: { format: "png", filename: "medviz-replay" } };
+      fitScreen();
       return Plotly.newPlot(gd, tl.figure.data, tl.figure.layout, config);
-    }).then(fitPanel).then(drawStrip).then(function () {
+    }).then(fitPanel).then(fitLegend).then(drawStrip).then(function () {
       for (var c = 0; c < nCh; c++) if (tl.channels[c][0] === PANEL) renderPanel(shown[c]);
       show(0);
       statusEl.textContent = "";

@@ -31,6 +31,19 @@ from medviz.engine.portrayal import AreaFill, Place, Portrayal, Shades
 from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
+from medviz.viz.placement import (
+    Box,
+    Cluster,
+    MapFrame,
+    MapSpace,
+    Placed,
+    badge_top,
+    frame_of_figure,
+    marker_for_top,
+    place_clusters,
+    point_text_box,
+    text_size,
+)
 from medviz.viz.text import plain
 
 if TYPE_CHECKING:
@@ -38,7 +51,7 @@ if TYPE_CHECKING:
 
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "Place", "Plan", "StateStyle", "changed_areas",
+__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
            "mark_areas", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
@@ -130,8 +143,10 @@ def places_of_map(geo: Any) -> dict[str, Place]:
     for r in rows:
         label = r.get("label")
         label = label if isinstance(label, str) and label else r["name"]
+        wrap = getattr(basemap, "_wrap", None)
+        shown = wrap(plain(label)) if callable(wrap) else plain(label)
         out[str(r["id"])] = Place(round(float(r["label_lon"]), 4), round(float(r["label_lat"]), 4),
-                                  str(r["kind"]), _label_lines(label), str(r["name"]))
+                                  str(r["kind"]), _label_lines(label), str(r["name"]), shown)
     return out
 
 
@@ -166,6 +181,7 @@ class _FigureFacts:
     traces: dict[str, int] = field(default_factory=dict)
     last_view: Any = None
     last_plan: Any = None
+    space: MapSpace | None = None
 
 
 #: Facts by figure (figures are unhashable: keyed by id, checked through a weak reference).
@@ -182,7 +198,9 @@ def _facts_of(fig: Any) -> _FigureFacts:
     raw = meta.get("places") if isinstance(meta, Mapping) else None
     if not raw:
         raise UnknownReference("this figure was not drawn by state_map (no places in layout.meta)")
-    places = {a: Place(float(p[0]), float(p[1]), str(p[2]), int(p[3]), str(p[4])) for a, p in raw.items()}
+    places = {a: Place(float(p[0]), float(p[1]), str(p[2]), int(p[3]), str(p[4]), str(p[5]) if len(p) > 5 else "")
+              for a, p in raw.items()}
+    frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
                          game=meta.get("game") or None)
     for i, tr in enumerate(fig.data):
@@ -191,6 +209,10 @@ def _facts_of(fig: Any) -> _FigureFacts:
             facts.areas[str(m["area"])] = i
         elif tr.name:
             facts.traces[str(tr.name)] = i
+    if frame:
+        mf = MapFrame(*(float(v) for v in frame))
+        cities = city_boxes(fig.data[facts.traces["cities"]].to_plotly_json(), mf) if "cities" in facts.traces else ()
+        facts.space = MapSpace(mf, cities, frozenset(meta.get("spills") or ()))
     _FACTS[key] = (weakref.ref(fig, lambda _r: _FACTS.pop(key, None)), facts)
     return facts
 
@@ -216,27 +238,9 @@ class Plan:
     portrayal: Portrayal | None = None
 
 
-def _px_to_data(style: StateStyle, places: Mapping[str, Place]) -> tuple[float, float]:
-    """Degrees of longitude and latitude per pixel at the default figure size (approximate)."""
-    lons = [p.lon for p in places.values()] or [0.0]
-    span_x = max(30.0, max(lons) - min(lons) + 4)
-    per_px = span_x / (style.width * style.map_domain)
-    return per_px, per_px * math.cos(math.radians(TRUE_SCALE_LAT))
-
-
 def _half_label(place: Place, style: StateStyle) -> float:
     """Half the height (px) of an area's name on the map."""
     return place.lines * (style.label_size + 2) / 2
-
-
-def _badge_gap(place: Place, style: StateStyle, k: int) -> float:
-    """Marker size (px) whose lower edge sits under the area name, for the k-th badge there.
-
-    The badge is the text of an invisible marker placed at the label point with
-    ``textposition="bottom center"``: the text starts half a marker below the point, so the
-    marker size sets a pixel offset that does not change with zoom.
-    """
-    return 2 * (_half_label(place, style) + 3 + k * (style.badge_size + 8))
 
 
 def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
@@ -245,22 +249,145 @@ def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
     return places[area]
 
 
-def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+#: Font size of the names of each kind of area (``basemap.MapStyle``: seas 12, context one less than land).
+def _label_size(kind: str, style: StateStyle) -> int:
+    return {"sea": MapStyle.sea_label_size, "context": style.label_size - 1}.get(kind, style.label_size)
+
+
+LABELLED_KINDS = ("sea", "context", "land")
+
+
+def _badge_rows(p: Portrayal, places: Mapping[str, Place]) -> dict[tuple[int, int], int]:
+    """The row under its area's name of every badge (by group and badge index): slots first, no two in one row."""
+    per_area: dict[str, list[tuple[int, int, int]]] = {}
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            _place(badge.area, places, f"badge group {group.id!r}")
+            per_area.setdefault(badge.area, []).append((badge.slot, gi, bi))
+    rows = {}
+    for items in per_area.values():
+        for row, (_, gi, bi) in enumerate(sorted(items)):
+            rows[(gi, bi)] = row
+    return rows
+
+
+def default_frame(places: Mapping[str, Place], style: StateStyle) -> MapFrame:
+    """An approximate frame from the label points (for a plan made without a figure)."""
+    lons = [p.lon for p in places.values()] or [0.0]
+    lats = [p.lat for p in places.values()] or [0.0]
+    x0, x1, y0, y1 = min(lons) - 2, max(lons) + 2, min(lats) - 1.5, max(lats) + 1.5
+    ratio = 1 / math.cos(math.radians(TRUE_SCALE_LAT))
+    scale = min((style.width - 12) * style.map_domain / (x1 - x0), (style.height - 50) * 0.95 / ((y1 - y0) * ratio))
+    return MapFrame(x0, x1, y0, y1, scale, scale * ratio)
+
+
+def city_boxes(cities: Mapping[str, Any], frame: MapFrame) -> tuple[Box, ...]:
+    """The boxes (pixels of ``frame``) of a base map's city markers and names (its ``cities`` trace as a dict)."""
+    font = (cities.get("textfont") or {}).get("size") or 10
+    msize = float((cities.get("marker") or {}).get("size") or 0)
+    positions = cities.get("textposition") or "top center"
+    out = []
+    for i, (x, y, text) in enumerate(zip(cities.get("x") or (), cities.get("y") or (), cities.get("text") or ())):
+        pos = positions if isinstance(positions, str) else positions[i]
+        px, py = frame.to_px(float(x), float(y))
+        out.append(point_text_box(str(text), float(font), str(pos), msize).moved(px, py))
+        out.append(Box(px - msize / 2, py - msize / 2, px + msize / 2, py + msize / 2))
+    return tuple(out)
+
+
+def _spilling_names(geo: Any, places: Mapping[str, Place], frame: MapFrame, style: StateStyle) -> frozenset[str]:
+    """Land areas whose name, at the label point, lies for more than a quarter outside the area's own shape."""
+    from shapely.geometry import box as shape_box
+
+    rows = [dict(r) for _, r in geo.iterrows()] if hasattr(geo, "iterrows") else [dict(r) for r in geo]
+    out = set()
+    for r in rows:
+        a = str(r["id"])
+        pl = places.get(a)
+        geometry = r.get("geometry")
+        if pl is None or pl.kind != "land" or geometry is None:
+            continue
+        size = _label_size(pl.kind, style)
+        b = point_text_box(pl.label or plain(pl.name), size)
+        x0, y1 = pl.lon + b.left / frame.px_x, pl.lat - b.top / frame.px_y
+        x1, y0 = pl.lon + b.right / frame.px_x, pl.lat - b.bottom / frame.px_y
+        label = shape_box(x0, y0, x1, y1)
+        if label.area > 0 and geometry.intersection(label).area < 0.75 * label.area:
+            out.add(a)
+    return frozenset(out)
+
+
+def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = ()) -> dict[str, Placed]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``)."""
+    badges: dict[str, list[tuple[int, str]]] = {}
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            badges.setdefault(badge.area, []).append((rows[(gi, bi)], badge.text))
+    clusters = []
+    for a, pl in places.items():
+        drawn = pl.kind in LABELLED_KINDS
+        if not drawn and a not in badges:
+            continue
+        label = text_size(pl.label or plain(pl.name), _label_size(pl.kind, style)) if drawn else (0.0, 0.0)
+        stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
+        clusters.append(Cluster(a, pl.lon, pl.lat, label, pl.lines if drawn else 0, _label_size(pl.kind, style), stack))
+    return place_clusters(clusters, frame, style.badge_size, fixed)
+
+
+def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
+                 placed: Mapping[str, Placed], rows: Mapping[tuple[int, int], int]) -> dict[str, dict[str, Any]]:
     out = {}
-    for group in p.badges:
+    for gi, group in enumerate(p.badges):
         b: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
-        for badge in group.badges:
-            place = _place(badge.area, places, f"badge group {group.id!r}")
-            b["x"].append(place.lon)
-            b["y"].append(place.lat)
+        for bi, badge in enumerate(group.badges):
+            place = places[badge.area]
+            at = placed[badge.area]
+            b["x"].append(round(at.x, 4))
+            b["y"].append(round(at.y, 4))
             b["text"].append(badge.text)
-            b["marker.size"].append(_badge_gap(place, style, badge.slot))
+            lines = place.lines if place.kind in LABELLED_KINDS else 0
+            top = badge_top(lines, _label_size(place.kind, style), style.badge_size, rows[(gi, bi)])
+            b["marker.size"].append(round(marker_for_top(top, style.badge_size), 2))
             b["hovertext"].append(badge.hover)
         out[group.id] = b
     return out
 
 
-def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle) -> dict[str, dict[str, Any]]:
+#: The ink of a land area's name moved off its own fill (onto the sea or a neighbour).
+AWAY_INK = "#2b2118"
+
+
+def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed],
+                 fills: Mapping[str, AreaFill], spills: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """The names' positions (one trace per kind of area), land names' colours, and the leader lines."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in LABELLED_KINDS:
+        xs, ys, inks = [], [], []
+        for a, pl in places.items():
+            if pl.kind == kind:
+                at = placed.get(a)
+                xs.append(round(at.x, 4) if at else pl.lon)
+                ys.append(round(at.y, 4) if at else pl.lat)
+                if kind == "land":
+                    away = a in spills or (at is not None and at.away)
+                    inks.append(AWAY_INK if away else fills[a].label_colour)
+        if xs:
+            out[f"labels:{kind}"] = {"x": xs, "y": ys, **({"textfont.color": inks} if kind == "land" else {})}
+    lx: list[float | None] = []
+    ly: list[float | None] = []
+    for a in places:
+        at = placed.get(a)
+        if at is not None and at.leader is not None:
+            x0, y0, x1, y1 = at.leader
+            lx += [round(x0, 4), round(x1, 4), None]
+            ly += [round(y0, 4), round(y1, 4), None]
+    out["leaders"] = {"x": lx, "y": ly}
+    return out
+
+
+def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
+                   frame: MapFrame, placed: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     halo: dict[str, list[Any]] = {"x": [], "y": []}
     for layer in p.paths:
@@ -281,7 +408,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle)
         out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"]}
     if p.paths:
         out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
-    dx, dy = _px_to_data(style, places)
+    dx, dy = 1 / frame.px_x, 1 / frame.px_y  # data units per pixel
     for ml in p.marks:
         props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
         if ml.own_colours:
@@ -293,12 +420,15 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle)
         for n, mark in enumerate(ml.marks):
             place = _place(mark.area, places, f"mark layer {ml.id!r}")
             half = _half_label(place, style)
-            y = place.lat
+            # a mark set off from the name follows the name where the placement moved it
+            at = placed.get(mark.area) if (mark.dx or mark.dy) else None
+            x0, y0 = (round(at.x, 4), round(at.y, 4)) if at is not None else (place.lon, place.lat)
+            y = y0
             if mark.dy > 0:
-                y = place.lat + (half + mark.dy) * dy
+                y = y0 + (half + mark.dy) * dy
             elif mark.dy < 0:
-                y = place.lat - (half - mark.dy) * dy
-            props["x"].append(place.lon + mark.dx * dx if mark.dx else place.lon)
+                y = y0 - (half - mark.dy) * dy
+            props["x"].append(x0 + mark.dx * dx if mark.dx else x0)
             props["y"].append(y)
             props["text"].append(mark.text)
             props["hovertext"].append(mark.hover)
@@ -313,9 +443,17 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle)
 
 
 def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAULT_STATE_STYLE,
-              ruleset: Ruleset | None = None) -> Plan:
-    """What every changing part of a state map shows for ``view`` (pure; no figure needed)."""
-    p = portrayal_of(view, places, style, ruleset)
+              ruleset: Ruleset | None = None, space: MapSpace | None = None) -> Plan:
+    """What every changing part of a state map shows for ``view`` (pure; no figure needed).
+
+    ``space`` is how the figure's map falls on its pixels, with the boxes names and badges must
+    keep off (city names) — where they are placed so that none overlaps another; default: an
+    estimate from the label points and ``style``'s size.
+    """
+    return _plan_portrayal(portrayal_of(view, places, style, ruleset), places, style, space)
+
+
+def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle, space: MapSpace | None) -> Plan:
     fills = {}
     for a, pl in places.items():
         if pl.kind == "land":
@@ -323,7 +461,12 @@ def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAUL
     unknown = sorted(a for a in p.fills if a not in places)
     if unknown:
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
-    return Plan(fills, _plan_badges(p, places, style), _plan_overlays(p, places, style),
+    rows = _badge_rows(p, places)
+    space = space or MapSpace(default_frame(places, style))
+    placed = _placement(p, places, style, space.frame, rows, space.fixed)
+    overlays = {**_plan_labels(places, placed, fills, space.spills),
+                **_plan_overlays(p, places, style, space.frame, placed)}
+    return Plan(fills, _plan_badges(p, places, style, placed, rows), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
 
@@ -405,6 +548,8 @@ def _apply_overlay(trace: Any, props: Mapping[str, Any]) -> None:
             trace.marker.size = value
         elif key == "marker.color":
             trace.marker.color = value
+        elif key == "textfont.color":
+            trace.textfont.color = value
         else:
             trace[key] = value
 
@@ -427,12 +572,25 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     places = places_of_map(geo)
     w, h = width or style.width, height or style.height
     style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style))
-    plan = plan_view(view, places, style, rs)
-    p = plan.portrayal
-    assert p is not None
+    p = portrayal_of(view, places, style, rs)
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
     fig = base_map(geo, style=map_style, width=w, height=h)
+    fig.update_layout(margin=dict(MARGIN))
+    fig.update_xaxes(domain=[0, style.map_domain])
+    bottom = _map_bottom(fig, w, h, style, p)
+    fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
+    legend = {"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
+              "maxheight": legend_room_px(p, style, h), "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
+              "font": {"size": style.panel_size - 1, "family": style.font_family},
+              "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
+              "tracegroupgap": 2}
+    frame = frame_of_figure({"layout": {**fig.layout.to_plotly_json(), "showlegend": legend_fits(p, style, h), "legend": legend},
+                             "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    cities = next((tr for tr in fig.data if tr.name == "cities"), None)
+    space = MapSpace(frame, city_boxes(cities.to_plotly_json(), frame) if cities is not None else (),
+                     _spilling_names(geo, places, frame, style))
+    plan = _plan_portrayal(p, places, style, space)
     idx = area_traces(fig)
     land = [a for a, pl in places.items() if pl.kind == "land"]
     for a in land:
@@ -442,13 +600,14 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         tr.line.width = 1.0
     labels = _label_trace(fig)
     if labels is not None:
-        labels.textfont.color = [plan.fills[a].label_colour for a in land]
         labels.textfont.shadow = "none"
     for tr in fig.data:
         if getattr(tr, "name", None) == "cities":
             tr.textfont.shadow = HALO
     fig.add_traces(_legend_traces(p, style))
     fig.add_traces(_path_traces(p, style))
+    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False,
+                             line={"color": "#3b2f22", "width": 1}, hoverinfo="skip"))
     fig.add_traces(_badge_traces(p, style))
     fig.add_traces(_mark_traces(p, style))
     for tr in fig.data:
@@ -462,26 +621,21 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
-        legend={"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
-                "maxheight": legend_room_px(p, style, h),
-                "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
-                "font": {"size": style.panel_size - 1, "family": style.font_family},
-                "title": {"text": p.legend_title}, "itemclick": False, "itemdoubleclick": False,
-                "tracegroupgap": 2},
+        legend=legend,
         meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style, p),
               "vertical_margin": VERTICAL_MARGIN, "game": rs.game if rs is not None else None,
               "clickable": [ml.id for ml in p.marks if ml.clickable],
-              "places": {a: [pl.lon, pl.lat, pl.kind, pl.lines, pl.name] for a, pl in places.items()}},
+              "frame": [frame.x0, frame.x1, frame.y0, frame.y1, frame.px_x, frame.px_y],
+              "spills": sorted(space.spills),
+              "places": {a: [pl.lon, pl.lat, pl.kind, pl.lines, pl.name, pl.label] for a, pl in places.items()}},
     )
-    fig.update_xaxes(domain=[0, style.map_domain])
-    bottom = _map_bottom(fig, w, h, style, p)
-    fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
     for ann in fig.layout.annotations:
         if ann.name == "panel-key":
             ann.y = bottom - 0.008
     facts = _facts_of(fig)
     facts.ruleset = rs
     facts.last_view, facts.last_plan = view, plan
+    facts.space = space
     return fig
 
 
@@ -538,6 +692,9 @@ def _key_lines(width: int, p: Portrayal) -> int:
         return 0
     return 1 if width >= 1400 else len(p.key)
 
+
+#: What parts of the key under the map are joined with on one line (a page may break the line there).
+KEY_GAP = "      "
 
 #: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
 #: They never grow (``autoexpand``): a legend pushed below the plot would otherwise shrink the plot and
@@ -598,7 +755,7 @@ def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int)
         ann["font"] = {"size": style.panel_size + box.size, "color": colour, "family": style.font_family}
         out.append(ann)
     if p.key:
-        gap = "      " if _key_lines(width, p) == 1 else "<br>"
+        gap = KEY_GAP if _key_lines(width, p) == 1 else "<br>"
         out.append({**common, "name": "panel-key", "x": 0.005, "y": 0.035, "text": gap.join(p.key),
                     "font": {"size": style.panel_size, "color": "#3b2f22", "family": style.font_family}})
     return out
@@ -629,6 +786,7 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     facts = _facts_of(fig)
     places = facts.places
     style = dataclasses.replace(style, map_domain=facts.map_domain)
+    space = facts.space
     if ruleset is None and facts.ruleset is None and not isinstance(new_view, Portrayal):
         facts.ruleset = _ruleset_for(new_view, None, facts.game)
     rs = ruleset or facts.ruleset
@@ -637,8 +795,8 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     elif old_view is facts.last_view and facts.last_plan is not None:
         old = facts.last_plan
     else:
-        old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs)
-    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
+        old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs, space)
+    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs, space)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -646,10 +804,6 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     for a in fill_changed:
         per_trace[facts.areas[a]] = _fill_paths(new.fills[a], style)
         changed += 1
-    if any((old.fills.get(a) or AreaFill("")).label_colour != new.fills[a].label_colour for a in fill_changed):
-        if "labels:land" in facts.traces:
-            per_trace[facts.traces["labels:land"]] = {
-                "textfont.color": [new.fills[a].label_colour for a, pl in places.items() if pl.kind == "land"]}
     for new_part, old_part in ((new.overlays, old.overlays), (new.badges, old.badges)):
         for uid, props in new_part.items():
             if props != old_part.get(uid) and uid in facts.traces:

@@ -248,7 +248,14 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
                                   and (b[0]["title"] == b[1]["title"] or "Game over" in b[0]["title"] + b[1]["title"]) and b)
         delta = changed(played, branch)
         assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
-        outlined = wait_for(f"the changed areas to be outlined {when}", marked)
+        # both maps and the outline arrive in several messages: read them again until they have all
+        # arrived (a snapshot taken half-way through the branch map's update differs in passing areas)
+        def settled() -> Any:
+            d, m = changed(*both()), marked()
+            return (d, m) if m and set(d["areas"]) <= set(m) else None
+
+        delta, outlined = wait_for(f"the changed areas to be outlined {when}", settled, timeout=30)
+        assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
         assert set(delta["areas"]) <= set(outlined), (delta, outlined)
         # at the roll's phase only a sea may differ (the seed-1490 what-if is a battle in the Gulf of Lion)
         assert "Outlined" in txt(compare_words) and ("held by" in txt(compare_words) or (

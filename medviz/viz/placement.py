@@ -1,0 +1,346 @@
+"""Where area names and their badges go so that no two of them overlap (a placement pass).
+
+Any game's portrayal puts an area's badges under its name, at the area's label point. Where areas
+are small and crowded (Catalonia, Valencia, Majorca, Sardinia, Sicily, Malta) those stacks run into
+each other. This pass moves each area's *cluster* — its name with its badges stacked under it —
+the shortest distance that clears every cluster already placed, and draws a leader line from the
+label point to a cluster that had to move away from it.
+
+Everything is arithmetic on estimated text boxes, in pixels of the figure at the size it is drawn
+(``MapFrame``: the projection of the map's data units onto the figure's pixels), so the result
+is deterministic and needs no browser. Text widths come from the font size and the characters
+(Liberation Sans / Arial advance widths, grouped in a few classes).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import html
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
+           "marker_for_top", "place_clusters", "point_text_box", "text_size", "text_top"]
+
+#: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
+BADGE_OUTLINE = 3.0
+#: Distance between two lines of plotly's text, and the height of one line's box, as shares of the font size.
+LINE_SPACING = 1.3
+LINE_BOX = 1.17
+#: Pixels between a name and the badge under it, and between two badges.
+BADGE_GAP = 1.0
+ROW_GAP = 2.0
+#: A cluster moved further than this (pixels) from its label point gets a leader line.
+LEADER_AFTER = 9.0
+#: Pixels a legend entry takes besides its text (swatch, gaps, padding), measured in chromium.
+LEGEND_SWATCH = 45.5
+#: Pixels kept free between two boxes.
+CLEARANCE = 1.0
+
+_TAG = re.compile(r"<[^>]*>")
+# Advance widths (em) of Liberation Sans / Arial, by class; bold adds about 8 %.
+_NARROW = set("iljtfrI.,:;'!|·()[] ")
+_WIDE = set("mwMWÆŒ@%")
+_CAPS = set("ABCDEFGHJKLNOPQRSTUVXYZ&")
+
+
+def _char_em(c: str) -> float:
+    if c in _NARROW:
+        return 0.3
+    if c in _WIDE:
+        return 0.86
+    if c in _CAPS:
+        return 0.69
+    if c.isdigit():
+        return 0.56
+    if ord(c) > 0x2000:  # symbols (crown, cross, swords) come from a fallback font
+        return 1.0
+    return 0.53
+
+
+@functools.lru_cache(maxsize=8192)
+def text_size(text: str, size: float) -> tuple[float, float]:
+    """Estimated (width, height) in pixels of a plotly text in Liberation Sans at ``size`` px (markup aware)."""
+    bold = "<b>" in text
+    lines = [html.unescape(_TAG.sub("", part)) for part in re.split(r"<br\s*/?>", text)]
+    widest = max((sum(_char_em(c) for c in line) for line in lines), default=0.0)
+    return widest * size * (1.08 if bold else 1.0) + 2.0, size * (LINE_BOX + LINE_SPACING * (len(lines) - 1))
+
+
+def text_top(size: float, lines: int, marker_size: float = 0.0, below: bool = False) -> float:
+    """Pixels from a point down to the top of its text's box, as plotly.js places a text point.
+
+    ``below``: ``textposition="bottom center"`` under a marker of ``marker_size`` (plotly moves the
+    text ``size/1.6 + 1`` px past it); else ``"middle center"``, which centres the lines a little
+    below the point. (plotly.js ``Drawing.textPointPosition``; checked against chromium's boxes.)
+    """
+    if below:
+        return 0.5 * size + marker_size / 1.6 + 1
+    return 0.5 * size - (1 + LINE_SPACING * (lines - 1)) * size / 2
+
+
+def point_text_box(text: str, size: float, position: str = "middle center", marker_size: float = 0.0) -> Box:
+    """The box (pixels, relative to its point, y down) of a scatter point's text at plotly ``textposition``.
+
+    plotly.js ``Drawing.textPointPosition``: past a marker by ``size/1.6 + 1`` px on the sides the
+    position names; ``middle`` centres the lines a little below the point.
+    """
+    w, h = text_size(text, size)
+    lines = len(re.split(r"<br\s*/?>", text))
+    r = marker_size / 1.6 + 1 if marker_size else 0.0
+    sign_v = -1 if "top" in position else 1 if "bottom" in position else 0
+    top = 0.5 * size + sign_v * r + (sign_v - 1) * (1 + LINE_SPACING * (lines - 1)) * size / 2
+    if "left" in position:
+        left = -r - w
+    elif "right" in position:
+        left = r
+    else:
+        left = -w / 2
+    return Box(left, top, left + w, top + h)
+
+
+def marker_for_top(top: float, size: float) -> float:
+    """The (invisible) marker size that puts a ``bottom center`` text's top ``top`` px below its point."""
+    return max(0.0, (top - 0.5 * size - 1) * 1.6)
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """How the map's data units fall on the figure's pixels: the shown ranges and pixels per unit."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    px_x: float  # pixels per unit of longitude
+    px_y: float  # pixels per unit of (stretched) latitude
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel position (right, down) of a data point, from the map's top left corner."""
+        return (x - self.x0) * self.px_x, (self.y1 - y) * self.px_y
+
+    def to_data(self, px: float, py: float) -> tuple[float, float]:
+        """The data point at a pixel position (right, down) from the map's top left corner."""
+        return self.x0 + px / self.px_x, self.y1 - py / self.px_y
+
+    @property
+    def size_px(self) -> tuple[float, float]:
+        """Width and height of the shown map in pixels."""
+        return (self.x1 - self.x0) * self.px_x, (self.y1 - self.y0) * self.px_y
+
+
+def frame_of_figure(figure: Mapping[str, Any]) -> MapFrame:
+    """The frame of a cartesian map figure from its dict (size, margins, domains, ranges, scale ratio, legend).
+
+    Both axes are constrained to their domain with a fixed scale ratio (``basemap.base_map``):
+    the axis with room to spare shrinks, so one pixel scale holds for both. A legend that would
+    run past the figure's right edge widens the right margin (plotly's automargin, unless the margin
+    says ``autoexpand: false``): estimated here.
+    """
+    data, layout = figure.get("data") or [], figure.get("layout") or {}
+    width, height = float(layout.get("width") or 1600), float(layout.get("height") or 1000)
+    margin = layout.get("margin") or {}
+    xa, ya = layout.get("xaxis") or {}, layout.get("yaxis") or {}
+    x0, x1 = (float(v) for v in xa["range"])
+    y0, y1 = (float(v) for v in ya["range"])
+    dx0, dx1 = xa.get("domain") or (0.0, 1.0)
+    dy0, dy1 = ya.get("domain") or (0.0, 1.0)
+    left = float(margin.get("l", 80))
+    full_w = width - left - float(margin.get("r", 80))
+    legend = layout.get("legend") or {}
+    entries = [t.get("name") or "" for t in data if t.get("showlegend")]
+    grows = margin.get("autoexpand", True) is not False
+    if grows and layout.get("showlegend") and entries and legend.get("xanchor") == "left" and legend.get("x"):
+        size = float((legend.get("font") or {}).get("size") or 12)
+        legend_w = max(text_size(e, size)[0] for e in entries) + LEGEND_SWATCH
+        full_w = min(full_w, (width - left - legend_w) / float(legend["x"]))
+    plot_w = full_w * (dx1 - dx0)
+    plot_h = (height - float(margin.get("t", 100)) - float(margin.get("b", 80))) * (dy1 - dy0)
+    ratio = float(ya.get("scaleratio") or 1.0)
+    scale = min(plot_w / (x1 - x0), plot_h / ((y1 - y0) * ratio))
+    return MapFrame(x0, x1, y0, y1, scale, scale * ratio)
+
+
+@dataclass(frozen=True)
+class MapSpace:
+    """What the placement knows of a drawn map: its frame, fixed boxes (city names), names wider than their area."""
+
+    frame: MapFrame
+    fixed: tuple[Box, ...] = ()
+    #: Land areas whose name spills off their own fill even at the label point (drawn in dark ink).
+    spills: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in pixels (right, down) from the map's top left corner."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def intersects(self, other: Box, clearance: float = 0.0) -> bool:
+        """True when the two boxes overlap (or come closer than ``clearance`` pixels)."""
+        return (self.left < other.right + clearance and other.left < self.right + clearance
+                and self.top < other.bottom + clearance and other.top < self.bottom + clearance)
+
+    def moved(self, dx: float, dy: float) -> Box:
+        """The box shifted by (dx, dy) pixels."""
+        return Box(self.left + dx, self.top + dy, self.right + dx, self.bottom + dy)
+
+
+def label_bottom(label_lines: int, label_size: float) -> float:
+    """Pixels from a label point down to the bottom of its name (0: no name)."""
+    if label_lines <= 0:
+        return 0.0
+    return text_top(label_size, label_lines) + label_size * (LINE_BOX + LINE_SPACING * (label_lines - 1))
+
+
+def badge_top(label_lines: int, label_size: float, badge_size: float, row: int) -> float:
+    """Pixels from the label point down to the top of the ``row``-th badge's text under an area name."""
+    row_h = badge_size * LINE_BOX + 2 * BADGE_OUTLINE + ROW_GAP
+    return label_bottom(label_lines, label_size) + BADGE_GAP + BADGE_OUTLINE + row * row_h
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """One area's name and the badges under it, as (width, height) boxes relative to the label point."""
+
+    area: str
+    x: float  # label point, data units
+    y: float
+    label: tuple[float, float]  # width, height (0, 0: no name drawn)
+    label_lines: int
+    label_size: float
+    badges: tuple[tuple[float, float], ...] = ()  # one per row, top to bottom
+
+    def boxes(self, badge_size: float) -> list[Box]:
+        """The cluster's boxes in pixels relative to its label point (y down)."""
+        out = []
+        w, h = self.label
+        if w > 0:
+            top = text_top(self.label_size, self.label_lines)
+            out.append(Box(-w / 2, top, w / 2, top + h))
+        for row, (bw, bh) in enumerate(self.badges):
+            top = badge_top(self.label_lines, self.label_size, badge_size, row) - BADGE_OUTLINE
+            out.append(Box(-bw / 2 - BADGE_OUTLINE, top, bw / 2 + BADGE_OUTLINE, top + bh + 2 * BADGE_OUTLINE))
+        return out
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a cluster went: its new point (data units) and whether it needs a leader line."""
+
+    x: float
+    y: float
+    leader: tuple[float, float, float, float] | None  # from the label point to the cluster's edge
+    moved: float = 0.0  # pixels from the label point
+
+    @property
+    def away(self) -> bool:
+        """True when the cluster was moved far enough to sit off its own area's fill (drawn in dark ink)."""
+        return self.moved > LEADER_AFTER
+
+
+def _offsets(step: float, reach: float, spacing: float = 4.0) -> list[tuple[float, float]]:
+    """Candidate moves (pixels), nearest first; at equal distance sideways, then down, then up."""
+    out = [(0.0, 0.0)]
+    r = step
+    while r <= reach:
+        n = max(8, int(2 * math.pi * r / spacing))
+        for k in range(n):
+            a = 2 * math.pi * k / n
+            out.append((round(r * math.cos(a), 3), round(r * math.sin(a), 3)))
+        r += step
+    return sorted(out, key=lambda o: (round(math.hypot(*o), 3), abs(o[1]) > abs(o[0]), o[1] < 0, o))
+
+
+#: How far a cluster may move from its label point, as a share of the map's width in pixels (240 px
+#: on a 1340 px map, 86 px on a 480 px thumbnail): further, a name would be read as a neighbour's.
+#: On a map too small for every name some stay overlapping.
+REACH = 0.18
+_OFFSETS = _offsets(3.0, 300.0)
+_DISTANCES = [math.hypot(dx, dy) for dx, dy in _OFFSETS]
+
+
+class _Grid:
+    """Placed boxes in buckets of ``cell`` pixels, for quick overlap tests."""
+
+    def __init__(self, cell: float = 48.0) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
+        c = self.cell
+        return [(i, j) for i in range(math.floor(b.left / c), math.floor(b.right / c) + 1)
+                for j in range(math.floor(b.top / c), math.floor(b.bottom / c) + 1)]
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def hits(self, b: Box) -> bool:
+        return any(b.intersects(o, CLEARANCE) for k in self._keys(b) for o in self.cells.get(k, ()))
+
+
+def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float,
+                   fixed: Sequence[Box] = ()) -> dict[str, Placed]:
+    """Place every cluster where none of its boxes meets another's (nearest free spot to its label point).
+
+    Clusters with badges go first (largest first), then names alone; each takes the nearest
+    candidate position, inside the map, that meets no box already placed nor a ``fixed`` one
+    (city names: pixels of ``frame``). A cluster that finds none within reach (``REACH`` of the
+    map's width) stays where its fewest boxes collide, nearest first.
+    """
+    return _place(tuple(clusters), frame, float(badge_size), tuple(fixed))
+
+
+@functools.lru_cache(maxsize=512)
+def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
+           fixed: tuple[Box, ...]) -> dict[str, Placed]:
+    width, height = frame.size_px
+    order = sorted(clusters, key=lambda c: (not c.badges, -len(c.badges), c.area))
+    grid = _Grid()
+    for b in fixed:
+        grid.add(b)
+    out: dict[str, Placed] = {}
+    for c in order:
+        px, py = frame.to_px(c.x, c.y)
+        boxes = [b.moved(px, py) for b in c.boxes(badge_size)]
+        if not boxes:
+            out[c.area] = Placed(c.x, c.y, None)
+            continue
+        hull0 = Box(min(b.left for b in boxes), min(b.top for b in boxes),
+                    max(b.right for b in boxes), max(b.bottom for b in boxes))
+        free = None
+        reach = REACH * width
+        within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
+        for dx, dy in within:
+            hull = hull0.moved(dx, dy)
+            if (dx or dy) and (hull.left < 0 or hull.top < 0 or hull.right > width or hull.bottom > height):
+                continue
+            if not grid.hits(hull) or not any(grid.hits(b.moved(dx, dy)) for b in boxes):
+                free = (dx, dy)
+                break
+        if free is None:  # nowhere free within reach: where the fewest of its boxes collide
+            tries = [(sum(grid.hits(b.moved(dx, dy)) for b in boxes), math.hypot(dx, dy), dx, dy)
+                     for dx, dy in within]
+            free = min(tries)[2:]
+        dx, dy = free
+        for b in boxes:
+            grid.add(b.moved(dx, dy))
+        x, y = frame.to_data(px + dx, py + dy)
+        leader = None
+        hull = Box(min(b.left for b in boxes) + dx, min(b.top for b in boxes) + dy,
+                   max(b.right for b in boxes) + dx, max(b.bottom for b in boxes) + dy)
+        ex, ey = min(max(px, hull.left), hull.right), min(max(py, hull.top), hull.bottom)
+        if math.hypot(dx, dy) > LEADER_AFTER and math.hypot(ex - px, ey - py) > 2:
+            end = frame.to_data(ex, ey)
+            leader = (c.x, c.y, end[0], end[1])
+        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3))
+    return out
