@@ -617,7 +617,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     fig.update_layout(
         title={"text": _title_text(plan), "x": 0.008, "xanchor": "left", "y": 0.988, "yanchor": "top",
                "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
-        margin={**MARGIN, "autoexpand": False},
+        margin=dict(MARGIN),
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
@@ -697,8 +697,8 @@ def _key_lines(width: int, p: Portrayal) -> int:
 KEY_GAP = "      "
 
 #: The figure's margins in pixels; the side panel is stacked within the height left by top and bottom.
-#: They never grow (``autoexpand``): a legend pushed below the plot would otherwise shrink the plot and
-#: squeeze the pixel-stacked panel boxes into one another.
+#: A legend wider than the panel widens the right margin (plotly's automargin; the placement's frame
+#: estimates it); it never runs below the plot (``maxheight``, or hidden without room for one row).
 MARGIN = {"l": 6, "r": 6, "t": 44, "b": 6}
 #: Pixels a legend row takes (its title, an entry): a legend with no room for two under the panel is hidden.
 LEGEND_ROW_PX = 19
