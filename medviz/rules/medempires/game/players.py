@@ -825,7 +825,9 @@ class Historical(Heuristic):
         guard = [a for a in opts if a in ARAGON_HOME[:4] and s.ctl.get(a) == "B"]
         worst = max((-danger(a)[0] for a in guard), default=-99)
         sicily = [a for a in opts if a in SICILY_LANDING]
-        if sicily and worst <= HOME_ALARM:  # the Vespers kingdom, while home is safe enough: where Anjou can land most
+        if sicily and (s.turn == 1 or worst <= HOME_ALARM):  # the Vespers kingdom, where Anjou can land most:
+            # all of GT1's recruits (the crusade against Aragon came in 1285; 1282-84 went to Sicily), later
+            # while home is safe enough
             return min(sicily, key=lambda a: (own(a) - self._garrison(s, side, a), own(a), a))
         if guard and worst > 0:
             return min(guard, key=danger)
