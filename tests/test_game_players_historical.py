@@ -157,3 +157,12 @@ def test_lauria_squadron_is_bought_for_the_waters_of_malta(games: list[History])
                      and e.data["power"] == "aragon" and e.data["unit"] == "F" and e.data["area"] == "ionian_sea"
                      for e in h.events) for h in games)
     assert placed >= 16, placed
+
+
+def test_the_vespers_notebook_replays_a_game_that_teaches_the_war() -> None:
+    """The notebook's seed (tools/make_vespers_notebook.py SEED) meets the generator's criterion; seed 0 does not."""
+    from helpers_sample import load_tool
+
+    nb = load_tool("make_vespers_notebook")
+    assert nb.teaches_the_war(_game(nb.SEED))
+    assert not nb.teaches_the_war(_game(0))
