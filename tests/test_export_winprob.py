@@ -16,7 +16,7 @@ from medviz.analysis.winprob import history_hash, load_win_probability, pivotal_
 from medviz.cli import main
 from medviz.engine import History, play
 from medviz.engine.errors import MalformedInput
-from medviz.engine.events import RollEvent
+from medviz.engine.events import DrawEvent, RollEvent
 from medviz.rules.medempires.ruleset import RULESET
 
 ANALYSIS = ROOT / "notebooks" / "analysis"
@@ -68,7 +68,7 @@ def test_the_page_finds_the_cached_analysis_and_embeds_the_chart(vespers: Path, 
     rolls = json.loads(PIVOTAL.read_text(encoding="utf-8"))["rolls"]
     top = sorted(rolls, key=lambda r: (-abs(r["swing"]), r["seq"]))[:5]
     assert [f["seq"] for f in strip["flags"]] == [r["seq"] for r in top]
-    assert all(isinstance(history.events[f["seq"]], RollEvent) for f in strip["flags"])
+    assert all(isinstance(history.events[f["seq"]], (RollEvent, DrawEvent)) for f in strip["flags"])  # rolls and draws
     assert traces["pivotal rolls"]["x"] == [f["seq"] + 1 for f in strip["flags"]]
 
 

@@ -37,9 +37,10 @@ print(history.outcome["reason"])"""
 CELLS = [
     md("""# What decided the war? Luck and the Sicilian Vespers, 1282–1310
 
-The replay of `vespers-1282.ipynb` (the historical players, seed 1490) ends far from history: France
-and Anjou take Rosselló, the Catalan counties and Urgell, and of its key areas Aragon holds only Malta
-at the end (13.0: Aragon must hold both Sicilian areas and Malta **and** lose none of its guarded lands).
+The replay of `vespers-1282.ipynb` (the historical players, seed 1490) ends as history did in the
+south — Aragon's side holds both Sicilian areas and has taken Malta — but France and Anjou took
+Rosselló, Upper Aragon and the Catalan counties on the way, and that makes it a French win (13.0:
+Aragon must hold both Sicilian areas and Malta **and** lose none of its guarded lands).
 
 Was it luck? A single replay cannot say. Here medviz plays the game on from every phase of the replay
 many times — each continuation keeps everything up to that point as it was and rolls new dice
@@ -66,8 +67,9 @@ win_probability_figure(chart, history, flagged=flags, width=950)"""),
     code("""best = max(chart.points, key=lambda p: p["odds"]["B"]["share"])
 print(f"Aragon's best chance at any moment: {best['odds']['B']['share']:.1%} "
       f"({best['odds']['B']['low']:.0%}-{best['odds']['B']['high']:.0%}), {best['label']}")"""),
-    md("""The line hardly moves: from the set-up to the last phase, France and Anjou win all but a handful of
-the continuations (the cell above prints Aragon's best chance at any moment). Under 13.0 as these players play it, Aragon must keep every one of its guarded lands for three game
+    md("""The line hardly moves: from the set-up to the last phase, France and Anjou win all the
+continuations, or all but a handful (the cell above prints Aragon's best chance at any moment), even
+in this replay where Aragon keeps Sicily and takes Malta. Under 13.0 as these players play it, Aragon must keep every one of its guarded lands for three game
 turns while holding Sicily and Malta; the French always break in somewhere. **The war was not decided
 by the dice** — in this model it was decided by the victory conditions and the players' doctrine.
 

@@ -257,7 +257,7 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
         delta, outlined = wait_for(f"the changed areas to be outlined {when}", settled, timeout=30)
         assert delta["areas"] or delta["traces"], f"the what-if map shows the same war {when}"
         assert set(delta["areas"]) <= set(outlined), (delta, outlined)
-        # at the roll's phase only a sea may differ (the seed-1490 what-if is a battle in the Gulf of Lion)
+        # at the roll's phase only a sea may differ (the seed-1490 what-if is a sea battle off Malta)
         assert "Outlined" in txt(compare_words) and ("held by" in txt(compare_words) or (
             when == "at the roll's phase" and "No area ends in other hands" in txt(compare_words))), txt(compare_words)
         assert re.search(r"[a-z]+_[a-z]+", txt(compare_words)) is None, f"raw area ids: {txt(compare_words)}"

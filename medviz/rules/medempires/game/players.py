@@ -24,7 +24,7 @@ from medviz.rules.medempires.choices import (
     RECRUIT_DECISIONS,
     Decision,
 )
-from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick
+from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick, Purchase
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     GameState,
@@ -728,6 +728,9 @@ EXPEDITION = ("M", "M")
 #: New Aragonese units go to Sicily unless a frontier area faces French strength this much greater
 #: than its own (tuned over seeds 0-39: Sicily held more often, the heartland no weaker).
 HOME_ALARM = 4
+#: Aragon keeps at least this much in each Sicilian area it holds (Messina and Palermo garrisoned
+#: against Angevin landings, 1282-1302; one field army and a levy, the Sicilian set-up per area).
+SICILY_GUARD = 3
 #: Politics as the war was waged (gazetteer section 3): the Angevin side works through the Papacy
 #: (Martin IV excommunicated Peter and preached the crusade of 1285) and Genoa, whose galleys sailed
 #: with the French fleet in 1285 (row 25, Les Formigues); it
@@ -735,6 +738,21 @@ HOME_ALARM = 4
 #: than return), so the historical Player A makes no attempt on Sicily.
 HISTORY_POLITICS: dict[str, tuple[str, ...]] = {"A": ("papal_states", "genoa")}
 NEVER_COURTED: dict[str, tuple[str, ...]] = {"A": ("sicily",)}
+
+
+def _sicily_landing_failed(s: GameState) -> bool:
+    """Player A attacked in Sicily and failed: dice were rolled and A did not win the battle (chronicle)."""
+    return any(b["kind"] == "land" and b["area"] in SICILY_LANDING and b["attacker"] == "A"
+               and b["winner"] != "A" and b["results"] for b in s.chronicle["battles"])
+
+
+def _malta_seas(s: GameState) -> dict[str, int]:
+    """Each sea's distance in naval moves to the nearest sea on Malta's coast."""
+    out: dict[str, int] = {}
+    for x in s.map.areas["malta"].coasts:
+        for sea, d in sea_distances(s.map, x).items():
+            out[sea] = min(d, out.get(sea, 99))
+    return out
 
 
 @dataclass(frozen=True)
@@ -788,11 +806,28 @@ class Historical(Heuristic):
             return SICILIAN_REALM
         return None
 
+    def _recruit(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        """Aragon buys Lauria's squadron for Sicily's waters in GT1 (the galleys of Messina, 1283)."""
+        if side == "B" and self._vespers(s) and k == Decision.PURCHASE and s.turn == 1 \
+                and not self._squadron_by_malta(s):
+            galleys = Purchase("aragon", "F")
+            if galleys in opts:
+                return galleys
+        return super()._recruit(s, side, k, opts)
+
+    def _squadron_by_malta(self, s: GameState) -> bool:
+        """An Aragonese fleet is within one naval move of Malta's waters."""
+        return any(n > 0 and p == "aragon" and c == "F" for sea, d in _malta_seas(s).items() if d <= 1
+                   for (p, c), n in s.units.get(sea, {}).items())
+
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """Aragon reinforces Sicily, or the frontier area France threatens most when it is in peril (1282-1285)."""
         if side != "B" or not self._vespers(s):
             return super()._place(s, side, opts)
         m = s.map.areas
+        if all(m[a].kind == "sea" for a in opts):  # a fleet: Lauria's, as near Malta as a port allows (Messina)
+            near = _malta_seas(s)
+            return min(opts, key=lambda a: (near.get(a, 99), a))
 
         def own(a: str) -> int:
             return strength(s.data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
@@ -804,8 +839,10 @@ class Historical(Heuristic):
         guard = [a for a in opts if a in ARAGON_HOME[:4] and s.ctl.get(a) == "B"]
         worst = max((-danger(a)[0] for a in guard), default=-99)
         sicily = [a for a in opts if a in SICILY_LANDING]
-        if sicily and worst <= HOME_ALARM:
-            return min(sicily, key=lambda a: (own(a), a))  # the Vespers kingdom, while home is safe enough
+        if sicily and (s.turn == 1 or worst <= HOME_ALARM):  # the Vespers kingdom, where Anjou can land most:
+            # all of GT1's recruits (the crusade against Aragon came in 1285; 1282-84 went to Sicily), later
+            # while home is safe enough
+            return min(sicily, key=lambda a: (own(a) - self._garrison(s, side, a), own(a), a))
         if guard and worst > 0:
             return min(guard, key=danger)
         return super()._place(s, side, opts)
@@ -835,17 +872,29 @@ class Historical(Heuristic):
 
     def _malta_power(self, s: GameState, side: str) -> int:
         """Land strength of one power in Sicily that could sail for Malta, garrisons kept (0 when Malta is no goal)."""
-        if side != "B" or not self._vespers(s) or s.turn < 2 or s.ctl.get("malta") == "B":
+        if side != "B" or not self._vespers(s) or s.ctl.get("malta") == "B":
             return 0
+        if s.turn == 1 and self._king_to_sicily(s) is not None:
+            return 0  # GT1: the King's expedition sails first (Trapani, 1282), then Malta (1283)
         spare = self._loadable(s, side, None, [a for a in SICILY_LANDING if s.ctl.get(a) == "B"])
         return max((sum(ws) for ws in spare.values()), default=0)
 
+    def _malta_ports(self, s: GameState) -> set[str]:
+        """Seas off the Sicilian areas whose garrisons can spare troops for Malta."""
+        m = s.map.areas
+        return {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and self._loadable(s, "B", None, [a])
+                for x in m[a].coasts}
+
+    def _malta_need(self, s: GameState) -> int:
+        """Strength Aragon lands on Malta: one more than the garrison; in GT1 as much (the siege of 1283)."""
+        return enemy_strength(s, "malta", "B") + (0 if s.turn == 1 else 1)
+
     def _malta_fleet(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """Lauria's Malta (1283): a fleet off Sicily carries Sicily's spare troops to the island."""
-        if self._malta_power(s, side) < enemy_strength(s, "malta", side) + 1:
+        if self._malta_power(s, side) < self._malta_need(s):
             return None
         m = s.map.areas
-        goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" and s.side_units(a, side) for x in m[a].coasts}
+        goal = self._malta_ports(s)
         best, best_d = None, 4
         ports = friendly_port_seas(s, side)
         for o in opts:
@@ -867,6 +916,10 @@ class Historical(Heuristic):
         return super()._land_plan_value(s, side, area, st, tg)
 
     def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
+        attack = _verb(opts, "attack")
+        if side == "B" and self._vespers(s) and s.turn == 1 and f.area == "malta" and attack is not None \
+                and strength(s.data, f.units) >= enemy_strength(s, "malta", side):
+            return attack  # the siege of Malta's castle (1283): landed as strong as the garrison, Aragon attacks
         realm = self._realm(s, side, f.start if f.start else f.area)
         if realm is not None:
             opts = [o for o in opts if o.verb != "move" or o.area in realm] or opts
@@ -903,8 +956,30 @@ class Historical(Heuristic):
             return min(embarks, key=lambda o: (-_LOSS.get(o.unit, 5), o.key))
         return super()._sea_step(s, side, f, opts)
 
+    def _garrison(self, s: GameState, side: str, land: str) -> int:
+        """In GT1 Val di Mazara, across the island from Charles's army, keeps two; Malta's siege takes the rest (1283)."""
+        if side == "B" and self._vespers(s) and s.turn == 1 and land == "sicily_west" \
+                and not any(_land_strength(s, b, "A") for b in s.map.areas[land].neighbours):
+            return 2
+        keep = super()._garrison(s, side, land)
+        if side == "B" and self._vespers(s) and land in SICILY_LANDING and s.ctl.get(land) == side:
+            return max(keep, SICILY_GUARD, self._across_the_strait(s, land))
+        return keep
+
+    def _across_the_strait(self, s: GameState, land: str) -> int:
+        """The strongest Angevin army on a coast that shares a sea with ``land`` (Calabria facing Messina)."""
+        m = s.map.areas
+        seas = m[land].coasts
+        return max((_land_strength(s, b, "A") for b in m if b != land and m[b].kind == "land"
+                    and m[b].coasts & seas and s.ctl.get(b) == "A"), default=0)
+
     def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
         tg = super()._naval_targets(s, side, tg)
+        if side == "A" and self._vespers(s) and (s.turn == 1 or _sicily_landing_failed(s)):
+            # Charles I gave up Messina when Peter III landed (26 Sep 1282) and fought for Malta and
+            # Naples at sea instead; the later landings (Augusta 1287, Trapani 1299, Sciacca 1302)
+            # each failed and were not pressed again: Anjou lands in Sicily after GT1, until it fails.
+            return {a: v for a, v in tg.items() if a not in SICILY_LANDING}
         if side == "B" and self._vespers(s):
             return {a: v for a, v in tg.items() if a in SICILIAN_REALM or a == "calabria"}
         return tg
@@ -927,7 +1002,7 @@ class Historical(Heuristic):
         """
         m = s.map.areas
         mv, ld = cost(s, "naval_move"), cost(s, "amphibious_landing")
-        need = enemy_strength(s, "malta", "B") + 1
+        need = self._malta_need(s)
         aboard = sorted({p for p, _ in f.cargo})
         if len(aboard) > 1:
             return None
@@ -954,7 +1029,7 @@ class Historical(Heuristic):
             return None
         if f.cargo or not moves:
             return None
-        goal = {x for a in SICILY_LANDING if s.ctl.get(a) == "B" for x in m[a].coasts}
+        goal = self._malta_ports(s)
         if f.area in goal or self._malta_power(s, "B") < need:
             return None
         best = min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(x, 99) for x in goal), default=99), o.key))
