@@ -578,15 +578,13 @@ def _check_players(given: Mapping[str, Any], ruleset: Ruleset, scenario: str, wh
         if players[actor].spec != spec:
             raise MalformedInput(f"{where}: players.{actor}: {_short(spec)} is not how medviz writes this "
                                  f"player ({players[actor].spec!r})")
-    actors = getattr(ruleset, "actors", None)
-    if actors is not None:
-        try:
-            wanted = tuple(actors(scenario))
-        except MedvizError as exc:
-            raise MalformedInput(f"{where}: scenario: {str(exc).splitlines()[0]}") from None
-        if sorted(players) != sorted(wanted):
-            raise MalformedInput(f"{where}: players: expected one for each of {', '.join(wanted)}, "
-                                 f"got {_short(sorted(players))}")
+    try:
+        wanted = tuple(ruleset.actors(scenario))
+    except MedvizError as exc:
+        raise MalformedInput(f"{where}: scenario: {str(exc).splitlines()[0]}") from None
+    if sorted(players) != sorted(wanted):
+        raise MalformedInput(f"{where}: players: expected one for each of {', '.join(wanted)}, "
+                             f"got {_short(sorted(players))}")
     return players
 
 
