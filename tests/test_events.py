@@ -112,3 +112,15 @@ def test_a_frozen_dict_refuses_every_change_and_travels_whole() -> None:
     back = pickle.loads(pickle.dumps(f))
     assert type(back) is FrozenDict and back == f and type(back["units"]) is FrozenDict
     assert copy.copy(f) is f and copy.deepcopy(f) is f and f.get("nothing", 3) == 3 and "area" in f
+
+
+def test_a_draw_event_gives_the_probability_of_the_value_shown() -> None:
+    """A draw's probability is the share of the pool the shown value makes up (0 for an empty pool)."""
+    from fractions import Fraction
+
+    from medviz.engine.events import DrawEvent
+
+    pool = ("king-a", "king-a", "king-b")
+    assert DrawEvent(seq=1, draw="x", pool=pool, natural="king-a", value="king-a").probability == Fraction(2, 3)
+    assert DrawEvent(seq=1, draw="x", pool=pool, natural="king-a", value="king-b").probability == Fraction(1, 3)
+    assert DrawEvent(seq=1, draw="x", pool=(), natural="", value="").probability == 0

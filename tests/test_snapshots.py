@@ -134,7 +134,9 @@ def test_a_folded_snapshot_is_the_state_a_full_copy_keeps(scenario: str, seed: i
     monkeypatch.setattr(game, "FOLD_EVERY", 0)  # every checkpoint a full copy
     full = run(spec)
     assert [s.seq for s in folded.snapshots] == [s.seq for s in full.snapshots] == [s.seq for s in h.snapshots]
+    assert folded.snapshots[0] != folded.snapshots[1]  # two checkpoints of one game are two states
     for a, b in zip(folded.snapshots, full.snapshots):
         assert (a.agenda, a.turn, a.phase) == (b.agenda, b.turn, b.phase)
         assert repr(a.state) == repr(b.state), f"snapshot before event {a.seq}"
+        assert a == b, f"snapshot before event {a.seq}"  # Snapshot's own equality agrees
         assert shared_mutables(a.state, folded.state) == []  # independent of the live state

@@ -342,15 +342,17 @@ pd.DataFrame(rows)'''),
 
 Where may a new unit go? The engine asked the buyer and offered only the legal areas. Look at Player A's
 purchase at pick 10: the County of Toulouse, where three new units already stood, is no longer offered — the
-limit of three per area (6.2)."""),
+limit of three per area (6.2). The third line is Aragon's fleet: only seas are offered for it."""),
         code(r'''placements = {e.decision: e for e in game.decisions() if e.turn == 1 and e.decision.endswith("/area")}
 names = game.final_state.map.areas
-for key in ("GT1/recruit/A/pick-2/area", "GT1/recruit/A/pick-10/area", "GT1/recruit/B/pick-9/area"):
+# Aragon's fleet: the placement whose choice is a sea (a fleet goes to a port's sea, not to land).
+fleet = next(e.decision for e in placements.values() if e.actor == "B" and names[e.choice].kind == "sea")
+for key in ("GT1/recruit/A/pick-2/area", "GT1/recruit/A/pick-10/area", fleet):
     e = placements[key]
     print(f"{key}: chose {names[e.choice].name}; offered {', '.join(names[o].name for o in e.options)}")
 assert "county_of_toulouse" in placements["GT1/recruit/A/pick-2/area"].options
 assert "county_of_toulouse" not in placements["GT1/recruit/A/pick-10/area"].options
-assert all(names[o].kind == "sea" for o in placements["GT1/recruit/B/pick-9/area"].options)'''),
+assert all(names[o].kind == "sea" for o in placements[fleet].options)'''),
         md("""## Plan a purchase
 
 You hold the TP below. Choose what to buy; the tutorial prices the plan by rule 6.2 (levies paired at ½ TP,

@@ -53,7 +53,7 @@ RULES_TESTS = ("tests/test_game_rules.py", "tests/test_rules_issue10.py", "tests
 TARGETS: dict[str, tuple[str, ...]] = {
     "medviz/engine/dice.py": ("tests/test_dice.py", "tests/test_golden_games.py"),
     "medviz/engine/history.py": ENGINE_TESTS,
-    "medviz/engine/game.py": (*ENGINE_TESTS, "tests/test_second_game.py"),
+    "medviz/engine/game.py": (*ENGINE_TESTS, "tests/test_second_game.py", "tests/test_snapshots.py"),
     "medviz/engine/events.py": ENGINE_TESTS,
     "medviz/engine/policy.py": ENGINE_TESTS,
     "medviz/engine/copying.py": ("tests/test_copying.py", *ENGINE_TESTS, "tests/test_snapshots.py"),

@@ -214,8 +214,8 @@ def test_vespers_notebook_steps_and_branches_in_jupyterlab(lab: dict[str, Any], 
     assert re.search(r"^Game over. Player [AB] \(.+\) wins: ", map_end["title"].replace("<b>", "")), map_end["title"]
     panel = viewer.evaluate("(root) => Array.from(root.querySelectorAll('.annotation-text')).map(a => a.textContent).join(' | ')")
     assert "Game over" in panel and re.search(r"Player [AB] wins", panel), panel
-    # Today's historical Aragon (the stronger heuristic of the 'expert' merge) keeps Malta only: A wins (13.0).
-    assert "Victory" not in panel and "Held: 1 of 3" in panel and "Taken: 3 of 4" in panel, panel
+    # The historical replay: Aragon holds Sicily and Malta (3 of 3), but France took Aragonese areas: A wins (13.0).
+    assert "Victory" not in panel and "Held: 3 of 3" in panel and "Taken: 3 of 4" in panel, panel
 
     # -- 2. The what-if: a die whose other face changes the result, the two wars side by side ---------
     said = txt(whatif.first)
