@@ -269,23 +269,27 @@ _DISTANCES = [math.hypot(dx, dy) for dx, dy in _OFFSETS]
 
 
 class _Grid:
-    """Placed boxes in buckets of ``cell`` pixels, for quick overlap tests."""
+    """Placed boxes in buckets of ``cell`` pixels, for quick overlap tests (boxes kept as plain tuples)."""
 
     def __init__(self, cell: float = 48.0) -> None:
         self.cell = cell
-        self.cells: dict[tuple[int, int], list[Box]] = {}
-
-    def _keys(self, b: Box) -> list[tuple[int, int]]:
-        c = self.cell
-        return [(i, j) for i in range(math.floor(b.left / c), math.floor(b.right / c) + 1)
-                for j in range(math.floor(b.top / c), math.floor(b.bottom / c) + 1)]
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
     def add(self, b: Box) -> None:
-        for k in self._keys(b):
-            self.cells.setdefault(k, []).append(b)
+        c, t = self.cell, (b.left, b.top, b.right, b.bottom)
+        for i in range(math.floor(b.left / c), math.floor(b.right / c) + 1):
+            for j in range(math.floor(b.top / c), math.floor(b.bottom / c) + 1):
+                self.cells.setdefault((i, j), []).append(t)
 
-    def hits(self, b: Box) -> bool:
-        return any(b.intersects(o, CLEARANCE) for k in self._keys(b) for o in self.cells.get(k, ()))
+    def hits(self, left: float, top: float, right: float, bottom: float) -> bool:
+        """True when the box (left, top, right, bottom) meets a placed one (``Box.intersects`` with CLEARANCE)."""
+        c, cells, cl, floor = self.cell, self.cells, CLEARANCE, math.floor
+        for i in range(floor(left / c), floor(right / c) + 1):
+            for j in range(floor(top / c), floor(bottom / c) + 1):
+                for ol, ot, orr, ob in cells.get((i, j), ()):
+                    if left < orr + cl and ol < right + cl and top < ob + cl and ot < bottom + cl:
+                        return True
+        return False
 
 
 def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float,
@@ -320,15 +324,19 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
         free = None
         reach = REACH * width
         within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
+        hits = grid.hits
+        hl, ht, hr, hb = hull0.left, hull0.top, hull0.right, hull0.bottom
+        parts = [(b.left, b.top, b.right, b.bottom) for b in boxes]
         for dx, dy in within:
-            hull = hull0.moved(dx, dy)
-            if (dx or dy) and (hull.left < 0 or hull.top < 0 or hull.right > width or hull.bottom > height):
+            left, top, right, bottom = hl + dx, ht + dy, hr + dx, hb + dy
+            if (dx or dy) and (left < 0 or top < 0 or right > width or bottom > height):
                 continue
-            if not grid.hits(hull) or not any(grid.hits(b.moved(dx, dy)) for b in boxes):
+            if not hits(left, top, right, bottom) or not any(hits(a + dx, b + dy, r + dx, d + dy)
+                                                              for a, b, r, d in parts):
                 free = (dx, dy)
                 break
         if free is None:  # nowhere free within reach: where the fewest of its boxes collide
-            tries = [(sum(grid.hits(b.moved(dx, dy)) for b in boxes), math.hypot(dx, dy), dx, dy)
+            tries = [(sum(hits(a + dx, b + dy, r + dx, d + dy) for a, b, r, d in parts), math.hypot(dx, dy), dx, dy)
                      for dx, dy in within]
             free = min(tries)[2:]
         dx, dy = free
