@@ -8,7 +8,7 @@ showing that changes nothing by itself, e.g. the table result of a combat roll).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -360,3 +360,11 @@ def event_from_dict(d: Mapping[str, Any], where: str = "event") -> Event:
     if kind in ("roll", "draw") and d.get("source") is not None and d["source"] not in CHANCE_SOURCES:
         raise MalformedInput(f"{where}.source: {d['source']!r} is not one of {', '.join(CHANCE_SOURCES)} (or absent)")
     return cls(**{k: freeze(v) for k, v in d.items() if k != "kind"})
+
+
+def current_phase(events: Sequence[Event]) -> Sequence[Event]:
+    """The events of the current phase so far: from the latest ``PhaseEvent`` on (all of them when there is none)."""
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], PhaseEvent):
+            return events[i:]
+    return events

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from medviz.engine.events import ChangeEvent, Event, PhaseEvent, RollEvent
+from medviz.engine.events import ChangeEvent, Event, RollEvent, current_phase
 from medviz.engine.portrayal import (
     AreaFill,
     Badge,
@@ -81,14 +81,9 @@ def state_view(state: ConquestState, events: Sequence[Event], phase: str | None 
 
 def step_fights(events: Sequence[Event]) -> list[dict[str, Any]]:
     """The fights of the current phase so far, each with the id of its first attack die."""
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], PhaseEvent):
-            start = i
-            break
     out: list[dict[str, Any]] = []
     first: str | None = None
-    for e in events[start:]:
+    for e in current_phase(events):
         if isinstance(e, RollEvent) and first is None:
             first = e.roll
         elif isinstance(e, ChangeEvent) and e.change in ("er-attack", "er-sea-fight"):

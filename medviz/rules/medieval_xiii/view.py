@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from medviz.engine.events import ChangeEvent, Event, PhaseEvent, ReportEvent, RollEvent
+from medviz.engine.events import ChangeEvent, Event, ReportEvent, RollEvent, current_phase
 from medviz.rules.medieval_xiii.gamedata import GameData, card_power
 
 GAME = "medieval-xiii"
@@ -93,15 +93,10 @@ def card_status(state: Any, events: Sequence[Event]) -> dict[str, str]:
 
 def step_overlays(events: Sequence[Event]) -> list[dict[str, Any]]:
     """What the current step shows: the battles, Mongol attacks, map cards and crusades of the phase so far."""
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], PhaseEvent):
-            start = i
-            break
     out: list[dict[str, Any]] = []
     attack: dict[str, Any] | None = None
     rolls: list[str] = []
-    for e in events[start:]:
+    for e in current_phase(events):
         if isinstance(e, RollEvent):
             rolls.append(e.roll)
         elif isinstance(e, ReportEvent):
