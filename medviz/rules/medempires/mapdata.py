@@ -18,7 +18,7 @@ from typing import Any
 
 from medviz.engine.errors import DataError, UnknownReference
 from medviz.rules.datafiles import MAX_OVERRIDE_BYTES, Field, check_provenance, load_toml, merge_by_id, table_problems
-from medviz.rules.schema import Spec, declared, file_fields, specs
+from medviz.rules.schema import Spec, build_checked, declared, file_fields, specs
 
 __all__ = ["AREA_FIELDS", "Area", "GameMap", "MAP_TABLES", "STRAIT_FIELDS", "Strait", "MAP_FILE", "load_map",
            "validate_map", "sea_path_length"]
@@ -152,24 +152,9 @@ STRAIT_FIELDS: Mapping[str, Field] = MappingProxyType(file_fields(Strait))
 MAP_TABLES: Mapping[str, Mapping[str, Field]] = MappingProxyType({"area": AREA_FIELDS, "strait": STRAIT_FIELDS})
 
 
-def _plain(cls: type, entry: Mapping[str, Any], **given: Any) -> Any:
-    """Build ``cls`` from an entry already checked against its schema: each declared attribute by its kind."""
-    values = dict(given)
-    for name, spec in specs(cls):
-        if spec.read is not None:
-            values[name] = spec.read(entry, spec)
-        elif spec.key not in entry:
-            values[name] = spec.absent
-        elif spec.field.kind == "texts":
-            values[name] = type(spec.absent)(entry[spec.key])  # frozenset or tuple, as declared
-        else:
-            values[name] = str(entry[spec.key])
-    return cls(**values)
-
-
 def _area_from(entry: Mapping[str, Any]) -> Area:
     prov = next((str(entry[k]) for k in ("rule", "reconstructed", "ruling", "source") if entry.get(k)), "")
-    return _plain(Area, entry, id=str(entry["id"]), provenance=prov)  # type: ignore[no-any-return]
+    return build_checked(Area, entry, id=str(entry["id"]), provenance=prov)  # type: ignore[no-any-return]
 
 
 #: The map's lists of area ids (each must be a list of ids before the classes are built).
@@ -238,7 +223,7 @@ def load_map(override: str | Path | Mapping[str, Any] | None = None, *, origin: 
         raise DataError(problems, source=source)
     areas = {e["id"]: _area_from(e) for e in areas_raw}
     straits = tuple(
-        _plain(Strait, s, id=str(s["id"]), provenance=str(s.get("rule") or s.get("reconstructed") or ""))
+        build_checked(Strait, s, id=str(s["id"]), provenance=str(s.get("rule") or s.get("reconstructed") or ""))
         for s in straits_raw
     )
     game_map = GameMap(areas=MappingProxyType(areas), straits=straits, source=source)
