@@ -8,10 +8,55 @@ from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
+import traitlets
+from plotly.basewidget import BaseFigureWidget
+from plotly.serializers import custom_serializers
 
 from medviz.engine.history import History
 
-__all__ = ["MapPane", "battle_table", "current_line", "event_log", "notes_html"]
+__all__ = ["MapFigureWidget", "MapPane", "battle_table", "current_line", "event_log", "notes_html"]
+
+
+class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no type hints
+    """A ``go.FigureWidget`` whose browser reports after an update cost the kernel little.
+
+    After every update plotly.js sends every trace's computed defaults back to the kernel; plotly's own
+    handler finds each trace by its uid in a fresh list of all uids (116 traces: 13,000 property reads,
+    130-450 ms on a loaded machine, while the next click waits) and ipywidgets sends the whole report
+    back to the browser as an echo (130 kB). Here the traces are found through one uid index and the
+    report is neither echoed nor cleared; what the handler does with it is plotly's (defaults kept,
+    callbacks called).
+    Measured in benchmarks/bench_click.py.
+    """
+
+    _js2py_traceDeltas = traitlets.Dict(allow_none=True).tag(sync=True, echo_update=False, **custom_serializers)
+
+    @traitlets.observe("_js2py_traceDeltas")
+    def _handler_js2py_traceDeltas(self, change: Mapping[str, Any]) -> None:
+        """plotly's handler of the browser's trace defaults (``BaseFigureWidget``), with a uid index."""
+        msg = change["new"]
+        if not msg:
+            return
+        if msg["trace_edit_id"] == self._last_trace_edit_id:
+            data = self.data
+            index = {trace.uid: i for i, trace in enumerate(data)}
+            for delta in msg["trace_deltas"]:
+                i = index.get(delta["uid"])
+                if i is None:
+                    continue
+                trace = data[i]
+                transformed = BaseFigureWidget._transform_data(trace._prop_defaults, delta)
+                removed = self._remove_overlapping_props(trace._props, trace._prop_defaults)
+                if removed:
+                    self._py2js_removeTraceProps = {"remove_trace": i, "remove_props": removed}
+                    self._py2js_removeTraceProps = None
+                self._dispatch_trace_change_callbacks(transformed, [i])
+            self._trace_edit_in_process = False
+            if not self._layout_edit_in_process:
+                while self._waiting_edit_callbacks:
+                    self._waiting_edit_callbacks.pop()()
+        # The report stays as it came (plotly clears it, and ipywidgets then compares the 130 kB it held
+        # with None before sending that back: 30 ms); the next report replaces it.
 
 
 #: The width (px) a responsive map is laid out for: panel boxes and the map's share of the width are
@@ -41,7 +86,7 @@ class MapPane:
         self.height = height
         if width is None:
             figure.update_layout(width=None, autosize=True)
-        self.figure = go.FigureWidget(figure)
+        self.figure = MapFigureWidget(figure)
         # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
         # ``_config`` is what the widget hands to ``Plotly.newPlot``).
         self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
@@ -126,13 +171,14 @@ class MapPane:
 
 def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]
                    ) -> list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]:
-    """A step's messages to the browser merged into at most two (each is one redraw there).
+    """A step's messages to the browser merged into one (one redraw there).
 
-    The areas' fills (every area trace changes the same properties) go with the layout; every other
-    trace (badges, overlays, labels: small traces) goes in one message, where a property a trace does
-    not change carries its value as it is. A message never holds "leave this trace alone" markers (a
-    FigureWidget's browser model would store them as the string "_undefined_"). Measured in
-    benchmarks/bench_click.py: a jump was several redraws, one per group of properties.
+    Each trace in it carries every property any trace changes: a property a trace does not change
+    carries its value as it is (an area whose fill changes in a step where badges move sends its
+    outline again: a few kB; a redraw costs the browser 80-130 ms). A message never holds "leave this
+    trace alone" markers (a FigureWidget's browser model would store them as the string "_undefined_").
+    Measured in benchmarks/bench_click.py: a jump was two redraws (areas, then the rest), before that
+    one per group of properties.
     """
     per_trace: dict[int, dict[str, Any]] = {}
     relayout: dict[str, Any] = {}
@@ -143,20 +189,12 @@ def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], l
                 per_trace.setdefault(i, {})[key] = values[j % len(values)] if isinstance(values, list) else values
     if any(indexes is None and restyle for restyle, _l, indexes in calls):
         return calls  # a change to every trace: as it was sent
-    areas = [i for i in sorted(per_trace) if isinstance(fig.data[i].meta, Mapping) and "area" in fig.data[i].meta]
-    others = [i for i in sorted(per_trace) if i not in set(areas)]
-    if areas and len({frozenset(per_trace[i]) for i in areas}) > 1:
-        return calls  # areas changing different properties: as they were sent
-    out: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
-    for group in (areas, others):
-        if group:
-            keys = sorted({k for i in group for k in per_trace[i]})
-            restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
-            out.append((restyle, relayout, group))
-            relayout = {}
-    if relayout:
-        out.append(({}, relayout, None))
-    return out
+    group = sorted(per_trace)
+    if not group:
+        return [({}, relayout, None)] if relayout else []
+    keys = sorted({k for i in group for k in per_trace[i]})
+    restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
+    return [(restyle, relayout, group)]
 
 
 def battle_table(history: History, seq: int | None = None) -> str:
