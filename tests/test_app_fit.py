@@ -142,3 +142,21 @@ def test_the_browsers_report_of_defaults_reaches_the_traces_without_an_echo() ->
     assert heard == ["up"]
     assert not any("_js2py_traceDeltas" in str(m.get("state", {})) for m in sent)  # no 130 kB echo
     assert "angleref" not in str(fig.data[badge].to_plotly_json())  # a default, not a set property
+
+
+def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
+    """The map's browser code is plotly's with the view's two report methods made no-ops, and nothing else."""
+    from pathlib import Path
+
+    import plotly
+
+    from medviz.apps.common import MapFigureWidget, quiet_widget_esm
+
+    esm = quiet_widget_esm()
+    plain = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
+    assert esm is not None and len(esm) > len(plain)
+    view = plain.split(" as FigureView")[0].rsplit(",", 1)[-1]  # the exported view class's local name
+    patch = f";{view}.prototype._sendTraceDeltas=function(){{}};{view}.prototype._sendLayoutDelta=function(){{}};\n"
+    assert esm.count(patch) == 1 and esm.replace(patch, "", 1) == plain  # the rest is plotly's, unchanged
+    assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
+    assert MapFigureWidget()._esm == esm

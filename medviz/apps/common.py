@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -14,20 +16,56 @@ from plotly.serializers import custom_serializers
 
 from medviz.engine.history import History
 
-__all__ = ["MapFigureWidget", "MapPane", "battle_table", "current_line", "event_log", "notes_html"]
+__all__ = ["MapFigureWidget", "MapPane", "quiet_widget_esm", "battle_table", "current_line", "event_log", "notes_html"]
+
+
+@functools.lru_cache(maxsize=1)
+def quiet_widget_esm() -> str | None:
+    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off.
+
+    After every update plotly.js's widget view compares every trace's full data with what it was
+    given and sends the difference to the kernel (10-20 ms of the browser's redraw, 120 kB, and
+    25-450 ms of kernel time for each step on a loaded machine, while the next click waits). A map
+    pane never reads those defaults. The bundle's exported ``FigureView`` class gets no-op
+    ``_sendTraceDeltas``/``_sendLayoutDelta`` methods; None when the bundle is not the shape this
+    expects (another plotly), and the widget then keeps plotly's own code.
+    """
+    import re
+
+    import plotly
+
+    try:
+        text = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = list(re.finditer(r"export\{[\w$]+ as FigureModel,([\w$]+) as FigureView,", text))
+    if len(found) != 1 or "_sendTraceDeltas(" not in text or "_sendLayoutDelta(" not in text:
+        return None
+    view, at = found[0].group(1), found[0].start()
+    patch = (f";{view}.prototype._sendTraceDeltas=function(){{}};"
+             f"{view}.prototype._sendLayoutDelta=function(){{}};\n")
+    return text[:at] + patch + text[at:]
 
 
 class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no type hints
-    """A ``go.FigureWidget`` whose browser reports after an update cost the kernel little.
+    """A ``go.FigureWidget`` whose browser does not report computed defaults back after each update.
 
-    After every update plotly.js sends every trace's computed defaults back to the kernel; plotly's own
-    handler finds each trace by its uid in a fresh list of all uids (116 traces: 13,000 property reads,
-    130-450 ms on a loaded machine, while the next click waits) and ipywidgets sends the whole report
-    back to the browser as an echo (130 kB). Here the traces are found through one uid index and the
-    report is neither echoed nor cleared; what the handler does with it is plotly's (defaults kept,
-    callbacks called).
-    Measured in benchmarks/bench_click.py.
+    Its browser code is ``quiet_widget_esm()`` (plotly's, the reports turned off), so a step costs the
+    browser one redraw and the kernel nothing afterwards; Python-side reads of a property nobody set
+    give None rather than plotly.js's default. Where plotly's bundle cannot be changed so, the reports
+    still come, and are handled here through one uid index and not echoed (plotly's own handler
+    reads every trace's uid for each trace: 130-450 ms a step on a loaded machine; ipywidgets echoes
+    the 130 kB report back). Measured in benchmarks/bench_click.py.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        if not getattr(cls, "_medviz_esm", False):
+            esm = quiet_widget_esm()  # read once, when the first map is made
+            if esm is not None:
+                cls._esm = esm
+            cls._medviz_esm = True
+        super().__init__(*args, **kwargs)
 
     _js2py_traceDeltas = traitlets.Dict(allow_none=True).tag(sync=True, echo_update=False, **custom_serializers)
 
@@ -200,8 +238,20 @@ def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], l
     if not group:
         return [({}, relayout, None)] if relayout else []
     keys = sorted({k for i in group for k in per_trace[i]})
-    restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
+    raw = fig._data  # the traces' own properties as plain dicts (plotly's path lookups cost 17 ms a jump)
+    restyle = {k: [per_trace[i][k] if k in per_trace[i] else _own_value(raw[i], k) for i in group] for k in keys}
     return [(restyle, relayout, group)]
+
+
+def _own_value(props: Mapping[str, Any], path: str) -> Any:
+    """The value a trace's own properties hold at a dotted path (``marker.size``); None where unset
+    (sent as None, plotly.js leaves it unset: the same)."""
+    value: Any = props
+    for part in path.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def battle_table(history: History, seq: int | None = None) -> str:
