@@ -87,7 +87,7 @@ class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no t
                 removed = self._remove_overlapping_props(trace._props, trace._prop_defaults)
                 if removed:
                     self._py2js_removeTraceProps = {"remove_trace": i, "remove_props": removed}
-                    self._py2js_removeTraceProps = None
+                    self._py2js_removeTraceProps = None  # type: ignore[assignment]  # plotly clears it so
                 self._dispatch_trace_change_callbacks(transformed, [i])
             self._trace_edit_in_process = False
             if not self._layout_edit_in_process:
