@@ -195,7 +195,7 @@ class MapPane:
             calls.append((dict(restyle_data or {}), dict(relayout_data or {}), trace_indexes))
 
         # The step's changes are gathered first (an instance attribute over the method), sent to the
-        # browser merged, and only then taken by the figure here (plotly's checks of every value: 10-20
+        # browser merged, and only then taken by the figure here (plotly's bookkeeping of every value: 10-20
         # ms the browser need not wait for); a property a step leaves alone reads the same before and after.
         fig.plotly_update = collect
         try:
