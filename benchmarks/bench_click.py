@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/bench_click.py                 # 12 clicks per action in JupyterLab, 30 in the page
     python benchmarks/bench_click.py --clicks 20 --skip-lab
+    python benchmarks/bench_click.py --skip-page --baseline ../main --lab-sizes 1920x1080,1280x720
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
 Debian's chromium (Playwright, no network) twice, side by side in one run:
@@ -17,17 +18,23 @@ and waits until the plotly graph has been quiet for 50 ms (a MutationObserver on
 time printed is the last mutation's time after the click (the quiet period is not counted). Actions:
 step (the step/next button), jump (the jump menu), slider release (one slider change), branch (the
 DiceLab's Branch here, JupyterLab only), and dragging the slider for about a second (time from the
-pointer's release until the map settles). Goals: each click <= 150 ms (median and 90th percentile
+pointer's release until the map settles). In JupyterLab a step is timed from places (phase starts and
+annotated moments, reached by the jump menu first) whose next event changes the map. ``--baseline DIR`` runs a second JupyterLab whose kernel imports medviz from
+another checkout (e.g. main's) and takes the clicks in turn on both, so a loaded machine loads both alike. Goals: each click <= 150 ms (median and 90th percentile
 printed against it); a drag settles <= 0.5 s after release.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -190,15 +197,29 @@ set_up = next(p.start for p in history.phases() if p.turn == 1)""",
 ]
 
 
-def bench_lab(browser: Any, n: int) -> dict[str, list[float]]:
-    """JupyterLab: the ReplayViewer's step, jump, slider release and drag; the DiceLab's branch."""
+LAB_STEP = ("() => Array.from(document.querySelectorAll(\"[data-bench-cell='1'] button\"))"
+            ".find(b => b.textContent.trim() === 'step ▶').click()")
+LAB_JUMP = ("() => { const j = document.querySelector(\"[data-bench-cell='1'] .medviz-jump select\") ||"
+            " document.querySelector(\"[data-bench-cell='1'] .widget-dropdown select\");"
+            " window.__k = ((window.__k || 0) + 7) % (j.options.length - 1);"
+            " j.selectedIndex = 1 + window.__k; j.dispatchEvent(new Event('change', {bubbles: true})); }")
+LAB_RELEASE = ("() => { const h = document.querySelector(\"[data-bench-cell='1'] .noUi-handle\");"
+               " h.focus(); h.dispatchEvent(new KeyboardEvent('keydown', {key: 'PageUp', bubbles: true})); }")
+LAB_BRANCH = ("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] button\"))"
+              ".find(b => b.textContent.trim() === 'Branch here').click()")
+VIEWER_MAP, LAB_MAP = "[data-bench-cell='1'] .js-plotly-plot", "[data-bench-cell='2'] .js-plotly-plot"
+
+
+@contextlib.contextmanager
+def _lab(browser: Any, code: Path, name: str, size: tuple[int, int]) -> Iterator[Any]:
+    """A JupyterLab server whose kernel imports medviz from ``code``, with the bench notebook run in a page."""
     import shutil
 
     import nbformat
 
     from helpers_sample import jupyter_lab, open_and_run_all, wait_for
 
-    folder = ROOT / "test-artifacts" / "bench-click"
+    folder = ROOT / "test-artifacts" / f"bench-click-{name}"
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -210,47 +231,118 @@ def bench_lab(browser: Any, n: int) -> dict[str, list[float]]:
     nbformat.write(nb, path)
     OfflinePage = _browser_conftest().OfflinePage
     runtime = Path(tempfile.mkdtemp(prefix="bench-click-rt-"))
-    with jupyter_lab(runtime, runtime / "lab.log") as lab:
-        p = OfflinePage(browser, 1920, 1080)
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(code)  # the kernel's medviz (the server passes its environment on)
+    try:
+        server = jupyter_lab(runtime, runtime / "lab.log")
+        lab = server.__enter__()
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
+    try:
+        p = OfflinePage(browser, *size)
         page = p.page
         open_and_run_all(page, lab, path)
         cells = page.locator(".jp-CodeCell")
-        wait_for("the DiceLab's map", lambda: cells.nth(2).locator(".js-plotly-plot .main-svg").count() > 0, timeout=240)
+        wait_for("the DiceLab's map", lambda: cells.nth(2).locator(".js-plotly-plot .main-svg").count() > 0, timeout=300)
         wait_for("the viewer's map", lambda: cells.nth(1).locator(".js-plotly-plot .main-svg").count() > 0, timeout=60)
         page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
         page.wait_for_timeout(2000)
         page.evaluate("() => { document.querySelectorAll('.jp-CodeCell').forEach((c, i) => c.dataset.benchCell = i); }")
-        viewer, dicelab = "[data-bench-cell='1'] .js-plotly-plot", "[data-bench-cell='2'] .js-plotly-plot"
-        cells.nth(1).scroll_into_view_if_needed()
-        step = ("() => Array.from(document.querySelectorAll(\"[data-bench-cell='1'] button\"))"
-                ".find(b => b.textContent.trim() === 'step ▶').click()")
-        jump = ("() => { const j = document.querySelector(\"[data-bench-cell='1'] .medviz-jump select\") ||"
-                " document.querySelector(\"[data-bench-cell='1'] .widget-dropdown select\");"
-                " window.__k = ((window.__k || 0) + 7) % (j.options.length - 1);"
-                " j.selectedIndex = 1 + window.__k; j.dispatchEvent(new Event('change', {bubbles: true})); }")
-        release = ("() => { const h = document.querySelector(\"[data-bench-cell='1'] .noUi-handle\");"
-                   " h.focus(); h.dispatchEvent(new KeyboardEvent('keydown', {key: 'PageUp', bubbles: true})); }")
-        res = {"step": _clicks(page, viewer, step, n), "jump": _clicks(page, viewer, jump, n),
-               "slider release": _clicks(page, viewer, release, n)}
-        handle = cells.nth(1).locator(".noUi-handle").first
-        track = cells.nth(1).locator(".noUi-target").first
-        res["drag (release)"] = _drag(page, viewer, handle, track, max(3, n // 4))
-        # Branch: pick another face of the lab's roll, then time Branch here (each branch is new: faces cycle).
-        cells.nth(2).scroll_into_view_if_needed()
-        faces = page.evaluate("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] .widget-toggle-buttons"
-                              " button\")).map(b => b.textContent.trim()).filter(t => /^\\d+$/.test(t))")
-        branch = []
-        for face in faces[: max(1, min(n, len(faces)))]:
-            cells.nth(2).get_by_role("button", name=face, exact=True).click()
-            page.wait_for_timeout(600)
-            ms = page.evaluate(SETTLE_JS, [dicelab, "() => Array.from(document.querySelectorAll(\"[data-bench-cell='2']"
-                                                    " button\")).find(b => b.textContent.trim() === 'Branch here').click()",
-                                           QUIET_MS])
-            if ms is not None:
-                branch.append(float(ms))
-            page.wait_for_timeout(400)
-        res["branch"] = branch
+        page.evaluate(f"() => {{ window.__medvizCode = {json.dumps(str(code))}; }}")
+        yield page
         p.close()
+    finally:
+        server.__exit__(None, None, None)
+
+
+def _timed(page: Any, graph: str, act: str) -> float | None:
+    ms = page.evaluate(SETTLE_JS, [graph, act, QUIET_MS])
+    return None if ms is None else float(ms)
+
+
+def _jump_to(index: int) -> str:
+    """The jump menu's entry ``index`` (0 is "jump to …")."""
+    return ("() => { const j = document.querySelector(\"[data-bench-cell='1'] .medviz-jump select\");"
+            f" j.selectedIndex = {index}; j.dispatchEvent(new Event('change', {{bubbles: true}})); }}")
+
+
+def step_starts(history: Any, notes: Any, most: int = 4) -> list[tuple[int, int]]:
+    """Places to time a step from: (entry of the viewer's jump menu, 1 = the first after "jump to …";
+    steps from there until the map changes, at most ``most``).
+
+    A step that changes nothing on the map leaves nothing to time there; so each timed step is the
+    first one after such an entry that redraws the map (the jump and the steps before it not timed).
+    """
+    from medviz.apps.model import ReplayModel
+    from medviz.rules.medempires.view import history_view
+
+    model = ReplayModel(history)
+    entries = sorted([*model.stops(), *model.bookmarks(notes)], key=lambda o: o[1])
+    out = []
+    for k, (_label, seq) in enumerate(entries):
+        for j in range(1, most + 1):
+            if seq + j < len(history) and history_view(history, seq + j) != history_view(history, seq + j - 1):
+                out.append((k + 1, j))
+                break
+    return out
+
+
+def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int] = (1920, 1080),
+              starts: list[tuple[int, int]] | None = None) -> dict[str, dict[str, list[float]]]:
+    """JupyterLab, one server per code tree (``codes``: name -> the folder medviz is imported from), the
+    clicks taken in turn: the ReplayViewer's step (from ``starts``, entries of its jump menu), jump,
+    slider release and drag; the DiceLab's branch."""
+    res: dict[str, dict[str, list[float]]] = {name: {} for name in codes}
+
+    def add(name: str, what: str, ms: float | None) -> None:
+        res[name].setdefault(what, [])
+        if ms is not None:
+            res[name][what].append(ms)
+
+    with contextlib.ExitStack() as stack:
+        pages = {name: stack.enter_context(_lab(browser, code, name, size)) for name, code in codes.items()}
+        print(f"  {size[0]}x{size[1]}: timing step, jump and slider release ({n} each, in turn)", file=sys.stderr, flush=True)
+        for page in pages.values():
+            page.locator("[data-bench-cell='1']").scroll_into_view_if_needed()
+        for k in range(n):
+            for name, page in pages.items():
+                if starts:
+                    entry, steps = starts[(k * 5) % len(starts)]
+                    _timed(page, VIEWER_MAP, _jump_to(entry))
+                    for _ in range(steps - 1):
+                        page.evaluate(LAB_STEP)
+                        time.sleep(0.4)
+                    time.sleep(0.4)
+                add(name, "step", _timed(page, VIEWER_MAP, LAB_STEP))
+                time.sleep(0.25)
+        for what, act in (("jump", LAB_JUMP), ("slider release", LAB_RELEASE)):
+            for _ in range(n):
+                for name, page in pages.items():
+                    add(name, what, _timed(page, VIEWER_MAP, act))
+                    time.sleep(0.25)
+        for name, page in pages.items():
+            cell = page.locator("[data-bench-cell='1']")
+            res[name]["drag (release)"] = _drag(page, VIEWER_MAP, cell.locator(".noUi-handle").first,
+                                                cell.locator(".noUi-target").first, max(3, n // 4))
+        # Branch: pick another face of the lab's roll, then time Branch here (each branch is new: faces cycle).
+        faces: dict[str, list[str]] = {}
+        for name, page in pages.items():
+            page.locator("[data-bench-cell='2']").scroll_into_view_if_needed()
+            faces[name] = page.evaluate("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] "
+                                        ".widget-toggle-buttons button\")).map(b => b.textContent.trim())"
+                                        ".filter(t => /^\\d+$/.test(t))")
+        print(f"  {size[0]}x{size[1]}: timing branch ({max(len(f) for f in faces.values())} faces)", file=sys.stderr, flush=True)
+        for k in range(max(len(f) for f in faces.values())):
+            for name, page in pages.items():
+                if k >= len(faces[name]):
+                    continue
+                page.locator("[data-bench-cell='2']").get_by_role("button", name=faces[name][k], exact=True).click()
+                page.wait_for_timeout(600)
+                add(name, "branch", _timed(page, LAB_MAP, LAB_BRANCH))
+                page.wait_for_timeout(400)
     return res
 
 
@@ -260,6 +352,9 @@ def main() -> None:
     ap.add_argument("--clicks", type=int, default=12, help="clicks per action in JupyterLab (page: 2.5x)")
     ap.add_argument("--skip-lab", action="store_true", help="only the exported page")
     ap.add_argument("--skip-page", action="store_true", help="only JupyterLab")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                    help="JupyterLab side by side with the medviz of another checkout (e.g. main's), clicks in turn")
+    ap.add_argument("--lab-sizes", default="1920x1080", metavar="WxH,...", help="JupyterLab window sizes")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -276,15 +371,31 @@ def main() -> None:
         results = {}
         if not args.skip_page:
             results["exported page"] = bench_page(browser, history, notes, int(args.clicks * 2.5))
+        lab: dict[str, dict[str, dict[str, list[float]]]] = {}
         if not args.skip_lab:
-            results["JupyterLab"] = bench_lab(browser, args.clicks)
+            codes = {"this": ROOT, **({"baseline": args.baseline.resolve()} if args.baseline else {})}
+            for size in args.lab_sizes.split(","):
+                w, h = (int(v) for v in size.lower().split("x"))
+                lab[size] = bench_lab(browser, args.clicks, codes, (w, h), step_starts(history, notes))
         browser.close()
     print(f"Vespers 1282 (seed 1490, {len(history):,} events): time from a click until the map has settled "
-          f"(quiet {QUIET_MS} ms, not counted), chromium at 1920x1080")
+          f"(quiet {QUIET_MS} ms, not counted), chromium")
     for where, res in results.items():
-        print(where)
+        print(f"{where} at 1920x1080")
         for name, samples in res.items():
             print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
+    for size, by_code in lab.items():
+        for code, res in by_code.items():
+            print(f"JupyterLab at {size}, medviz of {ROOT if code == 'this' else args.baseline}" + (" (baseline)" if code == "baseline" else ""))
+            for name, samples in res.items():
+                print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
+        if "baseline" in by_code:
+            print(f"JupyterLab at {size}: median this / baseline (clicks taken in turn, so both saw the same load)")
+            for name, samples in by_code["this"].items():
+                base = by_code["baseline"].get(name) or []
+                if samples and base:
+                    print(f"  {name:<26} {statistics.median(samples):7.1f} / {statistics.median(base):7.1f} ms"
+                          f" = {statistics.median(samples) / statistics.median(base):.2f}x")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from medviz.apps import PlayTable, ReplayViewer
@@ -56,12 +57,13 @@ def test_the_apps_follow_the_room_their_screen_fit_reports() -> None:
     assert table.map is not None and table.map.figure.layout.height == 750  # never taller than asked
 
 
-def test_a_step_reaches_the_browser_in_at_most_two_messages_and_draws_the_same_map() -> None:
+def test_a_step_reaches_the_browser_in_one_message_and_draws_the_same_map() -> None:
     import plotly.graph_objects as go
 
     from medviz.viz.state_map import update_state_map
 
     game = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    counts = []
     for a, b in ((120, 400), (400, 900), (900, 901), (60, 1200)):
         pane = MapPane(history_view(game, a), None, 750, ruleset=RULESET)
         plain = go.FigureWidget(state_map(history_view(game, a), width=1200, height=750, ruleset=RULESET))
@@ -73,17 +75,88 @@ def test_a_step_reaches_the_browser_in_at_most_two_messages_and_draws_the_same_m
             return send(restyle_data, relayout_data, trace_indexes, **kw)
 
         pane.figure._send_update_msg = spy
+        browser = pane.figure.to_plotly_json()  # what the browser holds, moved by the messages as plotly.js does
         pane.show(history_view(game, b))
+        for restyle, relayout, indexes in sent:
+            for key, values in restyle.items():
+                for i, value in zip(indexes, values):
+                    _restyle(browser["data"][i], key, value)
+            for key, value in relayout.items():
+                _restyle(browser["layout"], key, value)
         update_state_map(plain, history_view(game, a), history_view(game, b), ruleset=RULESET)
-        assert len(sent) <= 2, (a, b, len(sent))
+        counts.append(len(sent))
         for restyle, _layout, indexes in sent:
             assert all(len(v) == len(indexes) for v in restyle.values())
             assert "_undefined_" not in str(restyle)
-        mine, theirs = pane.figure.to_plotly_json(), plain.to_plotly_json()
-        for fig_json in (mine, theirs):
+        # as JSON (tuples and lists alike), as the browser reads them
+        mine, theirs, browser = (json.loads(json.dumps(f, default=list))
+                                 for f in (pane.figure.to_plotly_json(), plain.to_plotly_json(), browser))
+        for fig_json in (mine, theirs, browser):
             for trace in fig_json["data"]:
                 trace.pop("uid", None)  # random per figure
                 for key in [k for k, v in trace.items() if v == {}]:
                     del trace[key]  # an unset property sent as it is (None) leaves an empty dict
         assert mine["data"] == theirs["data"] and mine["layout"]["annotations"] == theirs["layout"]["annotations"]
         assert mine["layout"]["title"] == theirs["layout"]["title"]
+        assert browser["data"] == mine["data"] and browser["layout"]["title"] == mine["layout"]["title"]
+        assert browser["layout"]["annotations"] == mine["layout"]["annotations"]
+    assert max(counts) == 1 and counts[2] == 0, counts  # one message a step, none if nothing changes
+
+
+def _restyle(obj: dict[str, Any], path: str, value: Any) -> None:
+    """Set ``path`` (``marker.size``, ``annotations[3].text``) in a figure's JSON as plotly.js does (None unsets)."""
+    import re
+
+    keys: list[Any] = []
+    for part in path.split("."):
+        m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+        keys += [m.group(1), int(m.group(2))] if m else [part]
+    for k in keys[:-1]:
+        obj = obj[k] if isinstance(k, int) else obj.setdefault(k, {})
+    if value is None:
+        if isinstance(obj, dict):
+            obj.pop(keys[-1], None)
+    else:
+        obj[keys[-1]] = value
+
+
+def test_the_browsers_report_of_defaults_reaches_the_traces_without_an_echo() -> None:
+    """After an update plotly.js reports every trace's computed defaults: each reaches its own trace
+    (found by uid, in any order), on_change callbacks hear of it, and the report is not echoed back."""
+    game = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    pane = MapPane(history_view(game, 120), None, 750, ruleset=RULESET)
+    fig = pane.figure
+    assert fig.trait_metadata("_js2py_traceDeltas", "echo_update") is False
+    badge = next(i for i, t in enumerate(fig.data) if t.mode == "markers+text")
+    area = next(i for i, t in enumerate(fig.data) if isinstance(t.meta, dict) and "area" in t.meta)
+    assert fig.data[area].hovertext is None and fig.data[badge].marker.angleref is None
+    heard: list[Any] = []
+    fig.data[badge].marker.on_change(lambda obj, angleref: heard.append(angleref), "angleref")
+    sent: list[Any] = []
+    fig._send = lambda msg, buffers=None: sent.append(msg)  # what would go to the browser
+    report = {"trace_edit_id": fig._last_trace_edit_id,
+              "trace_deltas": [{"uid": fig.data[badge].uid, "marker": {"angleref": "up"}},
+                               {"uid": fig.data[area].uid, "hovertext": ""}]}
+    fig.set_state({"_js2py_traceDeltas": report})
+    assert fig.data[area].hovertext == "" and fig.data[badge].marker.angleref == "up"
+    assert heard == ["up"]
+    assert not any("_js2py_traceDeltas" in str(m.get("state", {})) for m in sent)  # no 130 kB echo
+    assert "angleref" not in str(fig.data[badge].to_plotly_json())  # a default, not a set property
+
+
+def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
+    """The map's browser code is plotly's with the view's two report methods made no-ops, and nothing else."""
+    from pathlib import Path
+
+    import plotly
+
+    from medviz.apps.common import MapFigureWidget, quiet_widget_esm
+
+    esm = quiet_widget_esm()
+    plain = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
+    assert esm is not None and len(esm) > len(plain)
+    view = plain.split(" as FigureView")[0].rsplit(",", 1)[-1]  # the exported view class's local name
+    patch = f";{view}.prototype._sendTraceDeltas=function(){{}};{view}.prototype._sendLayoutDelta=function(){{}};\n"
+    assert esm.count(patch) == 1 and esm.replace(patch, "", 1) == plain  # the rest is plotly's, unchanged
+    assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
+    assert MapFigureWidget()._esm == esm

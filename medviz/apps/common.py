@@ -2,16 +2,99 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
+import traitlets
+from plotly.basewidget import BaseFigureWidget
+from plotly.serializers import custom_serializers
 
 from medviz.engine.history import History
 
-__all__ = ["MapPane", "battle_table", "current_line", "event_log", "notes_html"]
+__all__ = ["MapFigureWidget", "MapPane", "quiet_widget_esm", "battle_table", "current_line", "event_log", "notes_html"]
+
+
+@functools.lru_cache(maxsize=1)
+def quiet_widget_esm() -> str | None:
+    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off.
+
+    After every update plotly.js's widget view compares every trace's full data with what it was
+    given and sends the difference to the kernel (10-20 ms of the browser's redraw, 120 kB, and
+    25-450 ms of kernel time for each step on a loaded machine, while the next click waits). A map
+    pane never reads those defaults. The bundle's exported ``FigureView`` class gets no-op
+    ``_sendTraceDeltas``/``_sendLayoutDelta`` methods; None when the bundle is not the shape this
+    expects (another plotly), and the widget then keeps plotly's own code.
+    """
+    import re
+
+    import plotly
+
+    try:
+        text = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = list(re.finditer(r"export\{[\w$]+ as FigureModel,([\w$]+) as FigureView,", text))
+    if len(found) != 1 or "_sendTraceDeltas(" not in text or "_sendLayoutDelta(" not in text:
+        return None
+    view, at = found[0].group(1), found[0].start()
+    patch = (f";{view}.prototype._sendTraceDeltas=function(){{}};"
+             f"{view}.prototype._sendLayoutDelta=function(){{}};\n")
+    return text[:at] + patch + text[at:]
+
+
+class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no type hints
+    """A ``go.FigureWidget`` whose browser does not report computed defaults back after each update.
+
+    Its browser code is ``quiet_widget_esm()`` (plotly's, the reports turned off), so a step costs the
+    browser one redraw and the kernel nothing afterwards; Python-side reads of a property nobody set
+    give None rather than plotly.js's default. Where plotly's bundle cannot be changed so, the reports
+    still come, and are handled here through one uid index and not echoed (plotly's own handler
+    reads every trace's uid for each trace: 130-450 ms a step on a loaded machine; ipywidgets echoes
+    the 130 kB report back). Measured in benchmarks/bench_click.py.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        if not getattr(cls, "_medviz_esm", False):
+            esm = quiet_widget_esm()  # read once, when the first map is made
+            if esm is not None:
+                cls._esm = esm
+            cls._medviz_esm = True
+        super().__init__(*args, **kwargs)
+
+    _js2py_traceDeltas = traitlets.Dict(allow_none=True).tag(sync=True, echo_update=False, **custom_serializers)
+
+    @traitlets.observe("_js2py_traceDeltas")
+    def _handler_js2py_traceDeltas(self, change: Mapping[str, Any]) -> None:
+        """plotly's handler of the browser's trace defaults (``BaseFigureWidget``), with a uid index."""
+        msg = change["new"]
+        if not msg:
+            return
+        if msg["trace_edit_id"] == self._last_trace_edit_id:
+            data = self.data
+            index = {trace.uid: i for i, trace in enumerate(data)}
+            for delta in msg["trace_deltas"]:
+                i = index.get(delta["uid"])
+                if i is None:
+                    continue
+                trace = data[i]
+                transformed = BaseFigureWidget._transform_data(trace._prop_defaults, delta)
+                removed = self._remove_overlapping_props(trace._props, trace._prop_defaults)
+                if removed:
+                    self._py2js_removeTraceProps = {"remove_trace": i, "remove_props": removed}
+                    self._py2js_removeTraceProps = None  # type: ignore[assignment]  # plotly clears it so
+                self._dispatch_trace_change_callbacks(transformed, [i])
+            self._trace_edit_in_process = False
+            if not self._layout_edit_in_process:
+                while self._waiting_edit_callbacks:
+                    self._waiting_edit_callbacks.pop()()
+        # The report stays as it came (plotly clears it, and ipywidgets then compares the 130 kB it held
+        # with None before sending that back: 30 ms); the next report replaces it.
 
 
 #: The width (px) a responsive map is laid out for: panel boxes and the map's share of the width are
@@ -41,7 +124,7 @@ class MapPane:
         self.height = height
         if width is None:
             figure.update_layout(width=None, autosize=True)
-        self.figure = go.FigureWidget(figure)
+        self.figure = MapFigureWidget(figure)
         # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
         # ``_config`` is what the widget hands to ``Plotly.newPlot``).
         self.figure._config = {**(self.figure._config or {}), "displayModeBar": False}
@@ -107,32 +190,40 @@ class MapPane:
         fig = self.figure
         calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
 
-        def collect(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **_kw: Any) -> None:
+        def collect(restyle_data: Any = None, relayout_data: Any = None, trace_indexes: Any = None,
+                    **_kw: Any) -> None:
             calls.append((dict(restyle_data or {}), dict(relayout_data or {}), trace_indexes))
 
-        # The figure takes every change as before; only the messages to the browser are gathered
-        # (an instance attribute over the method) and sent again merged.
-        send = fig._send_update_msg
-        fig._send_update_msg = collect
+        # The step's changes are gathered first (an instance attribute over the method), sent to the
+        # browser merged, and only then taken by the figure here (plotly's bookkeeping of every value: 10-20
+        # ms the browser need not wait for); a property a step leaves alone reads the same before and after.
+        fig.plotly_update = collect
         try:
             n = update_state_map(fig, self.view, view, ruleset=self.ruleset)
         finally:
-            del fig._send_update_msg
+            del fig.plotly_update
         for restyle, relayout, indexes in merged_updates(fig, calls):
-            send(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+            fig._send_update_msg(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+        fig._send_update_msg = lambda *_a, **_kw: None
+        try:
+            for restyle, relayout, indexes in calls:
+                fig.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+        finally:
+            del fig._send_update_msg
         self.view = view
         return n
 
 
 def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]
                    ) -> list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]:
-    """A step's messages to the browser merged into at most two (each is one redraw there).
+    """A step's messages to the browser merged into one (one redraw there).
 
-    The areas' fills (every area trace changes the same properties) go with the layout; every other
-    trace (badges, overlays, labels: small traces) goes in one message, where a property a trace does
-    not change carries its value as it is. A message never holds "leave this trace alone" markers (a
-    FigureWidget's browser model would store them as the string "_undefined_"). Measured in
-    benchmarks/bench_click.py: a jump was several redraws, one per group of properties.
+    Each trace in it carries every property any trace changes: a property a trace does not change
+    carries its value as it is (an area whose fill changes in a step where badges move sends its
+    outline again: a few kB; a redraw costs the browser 80-130 ms). A message never holds "leave this
+    trace alone" markers (a FigureWidget's browser model would store them as the string "_undefined_").
+    Measured in benchmarks/bench_click.py: a jump was two redraws (areas, then the rest), before that
+    one per group of properties.
     """
     per_trace: dict[int, dict[str, Any]] = {}
     relayout: dict[str, Any] = {}
@@ -142,21 +233,25 @@ def merged_updates(fig: Any, calls: list[tuple[dict[str, Any], dict[str, Any], l
             for key, values in restyle.items():
                 per_trace.setdefault(i, {})[key] = values[j % len(values)] if isinstance(values, list) else values
     if any(indexes is None and restyle for restyle, _l, indexes in calls):
-        return calls  # a change to every trace: as it was sent
-    areas = [i for i in sorted(per_trace) if isinstance(fig.data[i].meta, Mapping) and "area" in fig.data[i].meta]
-    others = [i for i in sorted(per_trace) if i not in set(areas)]
-    if areas and len({frozenset(per_trace[i]) for i in areas}) > 1:
-        return calls  # areas changing different properties: as they were sent
-    out: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
-    for group in (areas, others):
-        if group:
-            keys = sorted({k for i in group for k in per_trace[i]})
-            restyle = {k: [per_trace[i][k] if k in per_trace[i] else fig.data[i][k] for i in group] for k in keys}
-            out.append((restyle, relayout, group))
-            relayout = {}
-    if relayout:
-        out.append(({}, relayout, None))
-    return out
+        return calls  # a change to every trace: as it comes
+    group = sorted(per_trace)
+    if not group:
+        return [({}, relayout, None)] if relayout else []
+    keys = sorted({k for i in group for k in per_trace[i]})
+    raw = fig._data  # the traces' own properties as plain dicts (plotly's path lookups cost 17 ms a jump)
+    restyle = {k: [per_trace[i][k] if k in per_trace[i] else _own_value(raw[i], k) for i in group] for k in keys}
+    return [(restyle, relayout, group)]
+
+
+def _own_value(props: Mapping[str, Any], path: str) -> Any:
+    """The value a trace's own properties hold at a dotted path (``marker.size``); None where unset
+    (sent as None, plotly.js leaves it unset: the same)."""
+    value: Any = props
+    for part in path.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def battle_table(history: History, seq: int | None = None) -> str:

@@ -41,6 +41,9 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
                  map_size: tuple[int | None, int] = (None, 750), seat: str | None = None,
                  roll: str | None = None) -> None:
         self.model = DiceLabModel(history, roll=roll)
+        # Registered first: a new branch moves the map before the menus, the tree and the words are
+        # redone (the map's update is the browser's longest work; measured in benchmarks/bench_click.py).
+        self.model.observe(lambda _c: self._show_map(), names="current")
         self.seat_shown = seat
         if seat is not None:
             seats = [s.id for s in history.ruleset.seats(history.scenario)] if observes(history) else []
@@ -270,11 +273,12 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
 
     def _show_map(self) -> None:
         """Put the map on the branch shown, at the picked roll's phase or at the end (unless it is there)."""
-        if self.map is None or self.view_at is None:
+        pane: MapPane | None = getattr(self, "map", None)  # None too while the lab is being built
+        if pane is None or self.view_at is None:
             return
         h = self.model.current
         seq = self._map_seq(h)
         if self._shown is not None and self._shown[0] is h and self._shown[1] == seq:
             return
-        self.map.show(self.view_at(h, seq))
+        pane.show(self.view_at(h, seq))
         self._shown = (h, seq)

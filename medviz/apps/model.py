@@ -385,8 +385,8 @@ class DiceLabModel(traitlets.HasTraits):
         if not self.selected_roll:
             raise MalformedInput("pick a roll first")
         child: History = self.current.branch(self.selected_roll, self.value)
+        self.current = child  # before the tree hears of it: views show the branch first
         self.tree_version += 1
-        self.current = child
         if self.selected_roll in chance_keys(child.events):
             self.value = child.value_of(self.selected_roll)
         return child
