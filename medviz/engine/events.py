@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from medviz.engine import dice as _dice
 from medviz.engine.errors import MalformedInput
+from medviz.engine.frozen import quick_init
 
 
 class FrozenDict(dict[str, Any]):
@@ -117,6 +118,7 @@ def thaw(value: Any) -> Any:
     return value
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Fields every event has; ``automatic`` marks transitions nobody chose."""
@@ -144,6 +146,7 @@ class Event:
 _OMIT_FALSE = frozenset({"automatic", "secret"})
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PhaseEvent(Event):
     """A phase (or the game's end) begins."""
@@ -152,6 +155,7 @@ class PhaseEvent(Event):
     name: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RollEvent(Event):
     """A roll of dice with a stable id naming what it is for."""
@@ -174,6 +178,7 @@ class RollEvent(Event):
         return _dice.probability(self.dice, self.value)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DrawEvent(Event):
     """A random draw from a pool (a stratagem marker from the cup, a replacement King)."""
@@ -194,6 +199,7 @@ class DrawEvent(Event):
         return Fraction(self.pool.count(self.value), len(self.pool)) if self.pool else Fraction(0)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ShuffleEvent(Event):
     """A deck shuffled: its order as one chance event; card ``n`` (1 = top) is addressed ``<shuffle>/<n>``.
@@ -219,6 +225,7 @@ class ShuffleEvent(Event):
         return Fraction(self.cards.count(card), len(self.cards)) if self.cards else Fraction(0)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionEvent(Event):
     """A player chose among the legal options at a decision point with a stable id."""
@@ -233,6 +240,7 @@ class DecisionEvent(Event):
     secret: bool = False  # one of several choices made at once, none seeing the others (decide_secretly)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChangeEvent(Event):
     """A state change, applied to the state by the ruleset's reducer."""
@@ -242,6 +250,7 @@ class ChangeEvent(Event):
     data: FrozenDict = field(default_factory=FrozenDict)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ReportEvent(Event):
     """A result worth showing that does not itself change the state."""

@@ -22,6 +22,7 @@ from typing import Any
 from medviz.engine import dice as _dice
 from medviz.engine.copying import independent_copy
 from medviz.engine.errors import IllegalAction, MalformedInput, MedvizError, UnknownReference
+from medviz.engine.frozen import quick_init
 from medviz.engine.events import (
     ChangeEvent,
     DecisionEvent,
@@ -47,6 +48,7 @@ from medviz.engine.policy import (
 from medviz.engine.portrayal import Place, Portrayal, Shades, default_portrayal
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Task:
     """One step of a ruleset's flow: a name and frozen arguments; ``checkpoint`` keeps a snapshot."""
@@ -61,6 +63,7 @@ class Task:
         return Task(name, FrozenDict(args), checkpoint)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A seat at the table (a side or a player): its id in events, its name and colour on screen."""
@@ -381,6 +384,7 @@ class GameSpec:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SecretAsk:
     """One seat's part of a simultaneous secret choice (``Context.decide_secretly``)."""
@@ -392,6 +396,7 @@ class SecretAsk:
     kind: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChanceAsk:
     """A roll or draw the game waits for in record mode: what the real dice (or cup) must show."""
@@ -779,6 +784,7 @@ class RunResult:
 MAX_TASKS = 1_000_000
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunningGame:
     """A read-only look at the game being run, for a policy that looks ahead by branching it.
