@@ -8,7 +8,7 @@ showing that changes nothing by itself, e.g. the table result of a combat roll).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -84,7 +84,7 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
     t = type(value)
-    if t in _ATOMS or t is FrozenDict or t in _KEPT:
+    if t in _KEPT:
         return value
     if t is tuple:
         if _ATOMS.issuperset(map(type, value)):
@@ -100,8 +100,17 @@ def freeze(value: Any) -> Any:
     return value
 
 
-#: Types ``freeze`` has found to be kept as they are (not mappings, lists or tuples).
-_KEPT: set[type] = set()
+def freeze_each(values: Iterable[Any]) -> tuple[Any, ...]:
+    """``tuple(map(freeze, values))``, without a call per value when every one is kept as it is."""
+    out = tuple(values)
+    if _KEPT.issuperset(map(type, out)):
+        return out
+    return tuple(map(freeze, out))
+
+
+#: Types ``freeze`` keeps as they are: the atoms, ``FrozenDict`` and those it has found to be neither
+#: mappings, lists nor tuples (a typed option, say).
+_KEPT: set[type] = {*_ATOMS, FrozenDict}
 
 
 def thaw(value: Any) -> Any:

@@ -34,6 +34,7 @@ from medviz.engine.events import (
     RollEvent,
     ShuffleEvent,
     freeze,
+    freeze_each,
 )
 from medviz.engine.policy import (
     AwaitingDecision,
@@ -649,7 +650,7 @@ class Context:
 
     def _legal(self, decision_id: str, options: Sequence[Any], kind: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The options as offered (frozen) and as recorded (their keys); the kind checked."""
-        opts = tuple(map(freeze, options))
+        opts = freeze_each(options)
         if not opts:
             raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
         if kind:
@@ -660,7 +661,7 @@ class Context:
                                    f"decision kinds (Ruleset.decision_kinds)")
         for o in opts:
             if isinstance(o, Option):
-                return opts, tuple([freeze(x.key if isinstance(x, Option) else x) for x in opts])
+                return opts, freeze_each([x.key if isinstance(x, Option) else x for x in opts])
         return opts, opts
 
     def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], keys: tuple[Any, ...], prompt: str,

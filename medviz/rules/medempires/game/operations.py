@@ -216,6 +216,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
         out.append(Action("drop", unit="F"))
     room = 2 * f.count() - sum(f.cargo.values())
     debarks = []
+    shores = king_shores(state, f) if f.cargo_kings else ()  # 11.2: where the Kings aboard may go ashore
     for land in sorted(here.coasts):
         holder = state.ctl.get(land)
         if holder == foe:
@@ -233,7 +234,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
             out.append(Action("embark-king", land, king=k))
         for (p, code) in sorted(f.cargo):
             debarks.append(Action("debark", land, p, code))
-        if land in king_shores(state, f):
+        if land in shores:
             out += [Action("debark-king", land, king=k) for k in sorted(f.cargo_kings)]
     out += debarks
     if not f.cargo:  # 11.2: Kings are no land units; a fleet carrying only Kings may end its action
