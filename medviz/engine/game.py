@@ -505,6 +505,7 @@ class Context:
         self.phase = phase
         self._ids: set[str] = set()
         self._kinds: Mapping[str, str] | None = None
+        self._apply = spec.ruleset.apply  # the reducer, looked up once (half a game's events are changes)
         for e in events:
             key = _event_id(e)
             if key:
@@ -695,7 +696,7 @@ class Context:
         # built by position (the most frequent event: half a game's), the same fields as ``_emit`` sets
         event = ChangeEvent(len(self.events), self.turn, self.phase, actor, automatic, change, FrozenDict(data))
         self.events.append(event)
-        self.spec.ruleset.apply(self.state, event)
+        self._apply(self.state, event)
 
     def report(self, report: str, *, actor: str | None = None, automatic: bool = True,
                **data: Any) -> None:

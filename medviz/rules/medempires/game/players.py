@@ -26,6 +26,7 @@ from medviz.rules.medempires.choices import (
 )
 from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick, Purchase
 from medviz.rules.medempires.game.state import (
+    ALLY_SIDE,
     PLAYER_POWERS,
     GameState,
     Key,
@@ -172,9 +173,12 @@ def _land_strength(state: GameState, area: str, side: str) -> int:
     units = state.units.get(area)
     if not units:
         return 0
-    side_of = state.side_of
-    weight = _LAND_WEIGHT.get
-    return sum(weight(c, 1) * n for (p, c), n in units.items() if n > 0 and c != "F" and side_of(p) == side)
+    player, status = PLAYER_POWERS.get, state.status.get  # GameState.side_of, inline (a hot loop)
+    total = 0
+    for (p, c), n in units.items():
+        if n > 0 and c != "F" and (player(p) or ALLY_SIDE.get(status(p, "neutral"))) == side:
+            total += _LAND_WEIGHT.get(c, 1) * n
+    return total
 
 
 def _units_by_power(state: GameState) -> dict[str, int]:

@@ -28,7 +28,8 @@ MARKER_IDS = {v: k for k, v in BATTLE_MARKERS.items()}
 LAND_CODES = ("FA", "L", "R", "M")
 
 
-_ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
+#: The side an allied power's units serve, by its status (3.3).
+ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
 
 
 def other_side(side: str) -> str:
@@ -180,7 +181,7 @@ class GameState:
         s = PLAYER_POWERS.get(power)
         if s:
             return s
-        return _ALLY_SIDE.get(self.status.get(power, "neutral"))
+        return ALLY_SIDE.get(self.status.get(power, "neutral"))
 
     def vassal_of(self, power: str) -> str | None:
         """The side a vassal power serves, or None."""
@@ -193,16 +194,20 @@ class GameState:
         units = self.units.get(area)
         if not units:
             return {}
-        side_of = self.side_of
-        return {k: n for k, n in units.items() if n > 0 and side_of(k[0]) == side}
+        player, status = PLAYER_POWERS.get, self.status.get  # side_of, inline (a hot loop)
+        return {k: n for k, n in units.items()
+                if n > 0 and (player(k[0]) or ALLY_SIDE.get(status(k[0], "neutral"))) == side}
 
     def has_side_units(self, area: str, side: str) -> bool:
         """True when ``side`` has any unit in ``area``."""
         units = self.units.get(area)
         if not units:
             return False
-        side_of = self.side_of
-        return any(n > 0 and side_of(k[0]) == side for k, n in units.items())
+        player, status = PLAYER_POWERS.get, self.status.get  # side_of, inline
+        for (p, _c), n in units.items():
+            if n > 0 and (player(p) or ALLY_SIDE.get(status(p, "neutral"))) == side:
+                return True
+        return False
 
     def on_map(self, power: str, code: str) -> int:
         """Counters of a kind on the map, in a moving force's cargo and set aside for the Crusade."""
