@@ -78,7 +78,7 @@ class FrozenDict(dict[str, Any]):
 
 
 #: Immutable leaf types ``freeze`` passes through untouched (checked by exact type, cheaply).
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+_ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
 def freeze(value: Any) -> Any:
