@@ -77,13 +77,13 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
     """All of a power's units in an area, one unit ``CODE``, or ``pick`` (named kind by kind), for every
     unit not yet activated (10.0)."""
     m = state.map.areas
+    side_of = state.side_of
     out = []
-    for area in sorted(state.units):
+    for area, here in sorted(state.units.items()):
         per_power: dict[str, dict[str, int]] = {}
-        for (p, c), _n in state.units[area].items():
-            if state.side_of(p) != side:
-                continue
-            if (m[area].kind == "land") != (c != "F"):
+        land = m[area].kind == "land"
+        for (p, c), _n in here.items():
+            if land != (c != "F") or side_of(p) != side:
                 continue
             avail = state.available(area, (p, c))
             if avail > 0:

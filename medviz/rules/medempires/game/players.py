@@ -77,6 +77,11 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 
     The dict is shared (cached per map, data and scenario): read it, never change it.
     """
+    if state.data_pair is None:  # the shipped map and data (loaded once per process): by scenario alone
+        vals = _SHIPPED_VALUES.get(state.scenario)
+        if vals is None:
+            vals = _SHIPPED_VALUES[state.scenario] = _scenario_values(_Same(state.map), _Same(state.data), state.scenario)
+        return vals
     gm, data = state.map, state.data
     key = (id(gm), id(data), state.scenario)
     hit = _VALUES.get(key)
@@ -92,6 +97,8 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 #: ``scenario_values`` by (map, data, scenario) identity: a look-up without hashing the map and data
 #: wrappers of the cache below (the heuristic asks some 500 times a game).
 _VALUES: dict[tuple[int, int, str], tuple[Any, Any, dict[str, int]]] = {}
+#: ``scenario_values`` of the shipped map and data, by scenario.
+_SHIPPED_VALUES: dict[str, dict[str, int]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -426,7 +433,8 @@ class Heuristic:
         return best
 
     def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
-        return {a: v for a, v in tg.items() if s.map.areas[a].coasts}
+        m = s.map.areas
+        return {a: v for a, v in tg.items() if m[a].coasts}
 
     def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
                           tg: dict[str, int]) -> float:

@@ -28,6 +28,9 @@ MARKER_IDS = {v: k for k, v in BATTLE_MARKERS.items()}
 LAND_CODES = ("FA", "L", "R", "M")
 
 
+_VASSAL_SIDE = {"vassal:A": "A", "vassal:B": "B"}
+_NOT_VASSAL = frozenset({"neutral", "player", "ally:A", "ally:B"})
+
 #: The side an allied power's units serve, by its status (3.3).
 ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
 
@@ -186,7 +189,8 @@ class GameState:
     def vassal_of(self, power: str) -> str | None:
         """The side a vassal power serves, or None."""
         st = self.status.get(power, "neutral")
-        return st[7:] if st.startswith("vassal:") else None
+        v = _VASSAL_SIDE.get(st)  # the usual statuses at one look-up
+        return v if v is not None or st in _NOT_VASSAL else st[7:] if st.startswith("vassal:") else None
 
     # -- counting ---------------------------------------------------------------------------
     def side_units(self, area: str, side: str) -> dict[Key, int]:
