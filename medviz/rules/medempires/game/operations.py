@@ -77,13 +77,13 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
     """All of a power's units in an area, one unit ``CODE``, or ``pick`` (named kind by kind), for every
     unit not yet activated (10.0)."""
     m = state.map.areas
-    side_of = state.side_of
+    sides = state.sides()
     out = []
     for area, here in sorted(state.units.items()):
         per_power: dict[str, dict[str, int]] = {}
         land = m[area].kind == "land"
         for (p, c), _n in here.items():
-            if land != (c != "F") or side_of(p) != side:
+            if land != (c != "F") or sides.get(p) != side:
                 continue
             avail = state.available(area, (p, c))
             if avail > 0:
@@ -181,20 +181,35 @@ def _enemy_fleets(state: GameState, area: str, side: str) -> dict[Key, int]:
     return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] == "F"}
 
 
+_END, _ATTACK = Action("end"), Action("attack")
+#: A move to each neighbour, in order, by the neighbours (options never change, so steps share them).
+_MOVES: dict[frozenset[str], list[Action]] = {}
+
+
+def _moves_to(neighbours: frozenset[str]) -> list[Action]:
+    """``Action("move", a)`` for each of ``neighbours``, sorted."""
+    moves = _MOVES.get(neighbours)
+    if moves is None:
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        moves = _MOVES[neighbours] = [Action("move", a) for a in sorted(neighbours)]
+    return moves
+
+
 def step_options(state: GameState, f: Force) -> list[Action]:
     """Everything the force may do next (10.1-10.3, 11.1-11.4)."""
     m = state.map.areas
     side, foe = f.side, other_side(f.side)
     out: list[Action] = []
-    end = Action("end")
+    end = _END
     here = m[f.area]
     if f.kind == "land":
         leave = cost(state, "ground_move") + (cost(state, "leave_enemy_area") if state.has_side_units(f.area, foe)
                                                and _enemy_land(state, f.area, side) else 0)
         if f.ops >= leave:
-            out += [Action("move", a) for a in sorted(here.neighbours)]
+            out += _moves_to(here.neighbours)
         if _enemy_land(state, f.area, side) and f.ops >= cost(state, "combat"):
-            out.append(Action("attack"))
+            out.append(_ATTACK)
         if f.area != f.start:
             for (p, c), _ in sorted(state.units.get(f.area, {}).items()):
                 if p == f.power and c != "F" and state.available(f.area, (p, c)) > 0:
@@ -204,11 +219,11 @@ def step_options(state: GameState, f: Force) -> list[Action]:
         return [end, *out]
     # a fleet force
     if f.ops >= cost(state, "naval_move"):
-        out += [Action("move", a) for a in sorted(here.neighbours)]
+        out += _moves_to(here.neighbours)
     if f.restricted:
         return [end, *out] if not f.cargo else out or [end]
     if _enemy_fleets(state, f.area, side) and not f.cargo and not f.cargo_kings and f.ops >= cost(state, "combat"):
-        out.append(Action("attack"))
+        out.append(_ATTACK)
     if f.area != f.start:  # 10.1: a force picks up units that have not acted, outside its initial area
         if state.available(f.area, (f.power, "F")) > 0:
             out.append(Action("pickup", unit="F"))

@@ -336,7 +336,8 @@ class Heuristic:
         if k == Decision.RECRUIT_PLACE:
             return self._place_option(s, side, opts)
         if k == Decision.PURCHASE:
-            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and s.side_of(p) == side)
+            sides = s.sides()
+            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and sides.get(p) == side)
             prefs = []
             for o in opts:
                 if o == "done":

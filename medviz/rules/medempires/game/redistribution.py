@@ -31,13 +31,14 @@ def total_areas(state: GameState, side: str, kind: str) -> list[str]:
 def movable(state: GameState, side: str) -> list[UnitIn]:
     """Units in total-controlled areas not yet redistributed (``2L``: two levies at once)."""
     out: list[UnitIn] = []
+    sides = state.sides()
     for kind in ("land", "sea"):
         areas = total_areas(state, side, kind)
         if len(areas) < 2:
             continue  # nowhere else to go
         for a in areas:
             for (p, c), n in sorted(state.units.get(a, {}).items()):
-                if state.side_of(p) != side:
+                if sides.get(p) != side:
                     continue
                 free = n - state.done.get(a, {}).get((p, c), 0)
                 if free > 0:

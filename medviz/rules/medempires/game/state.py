@@ -186,6 +186,12 @@ class GameState:
             return s
         return ALLY_SIDE.get(self.status.get(power, "neutral"))
 
+    def sides(self) -> dict[str, str | None]:
+        """``side_of`` of every power at once (the player powers and every power with a status; any other
+        power serves no side), for loops over many units."""
+        side_of = self.side_of
+        return {p: side_of(p) for p in (*PLAYER_POWERS, *self.status)}
+
     def vassal_of(self, power: str) -> str | None:
         """The side a vassal power serves, or None."""
         st = self.status.get(power, "neutral")
