@@ -25,11 +25,11 @@ class FrozenDict(dict[str, Any]):
     __slots__ = ("_h",)
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        if data:
-            if _ATOMS.issuperset(map(type, data.values())):
-                dict.__init__(self, data)
+        if data:  # (module-level names bound once: an event's data is built some 1,000 times a game)
+            if _all_atoms(map(type, data.values())):
+                _dict_init(self, data)
             else:
-                dict.__init__(self, {k: v if type(v) in _ATOMS else freeze(v) for k, v in data.items()})
+                _dict_init(self, {k: v if type(v) in _ATOMS else freeze(v) for k, v in data.items()})
         self._h: int | None = None
 
     def _read_only(self, *args: Any, **kwargs: Any) -> Any:
@@ -79,6 +79,8 @@ class FrozenDict(dict[str, Any]):
 
 #: Immutable leaf types ``freeze`` passes through untouched (checked by exact type, cheaply).
 _ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+_all_atoms = _ATOMS.issuperset
+_dict_init = dict.__init__
 
 
 def freeze(value: Any) -> Any:
