@@ -139,7 +139,7 @@ def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[
         c = ctl[a]
         if c == side and (not allied or m[a].city):
             out.append(a)
-        elif c is not None and c not in ("A", "B", "partial") and state.vassal_of(c) == side and m[a].city \
+        elif c is not None and c not in ("A", "B", "partial") and m[a].city and state.vassal_of(c) == side \
                 and any(p == c and n > 0 and code != "F" for (p, code), n in state.units.get(a, {}).items()):
             out.append(a)  # 7.2 a: an area with a city occupied by the side's vassal's units
     return out

@@ -65,6 +65,16 @@ def sea_distances(gm: GameMap, start: str) -> dict[str, int]:
     return _distances(Same(gm), start)
 
 
+def sea_ids(gm: GameMap) -> tuple[str, ...]:
+    """The sea areas of map ``gm``, sorted (``GameMap.sea_ids``, once per map)."""
+    return _sea_ids(Same(gm))
+
+
+@lru_cache(maxsize=64)
+def _sea_ids(gm: Same) -> tuple[str, ...]:
+    return tuple(gm.obj.sea_ids())
+
+
 @lru_cache(maxsize=4096)
 def _distances(gm: Same, start: str) -> dict[str, int]:
     """Breadth-first move counts over the map's neighbours (keyed by map, so an override map has its own)."""
