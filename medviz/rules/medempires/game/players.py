@@ -687,12 +687,15 @@ class Heuristic:
         if k == Decision.REDISTRIBUTE:
             from medviz.rules.medempires.game.redistribution import stack_limit
 
+            over: dict[str, bool] = {}  # area -> the side's units there exceed its limit (once per area)
             for o in opts:
                 if o == "done":
                     continue
                 area, c = o.area, o.code
-                mine = sum(n for k, n in s.side_units(area, side).items())
-                if mine > stack_limit(s, area) and c != "2L":
+                crowded = over.get(area)
+                if crowded is None:
+                    crowded = over[area] = sum(s.side_units(area, side).values()) > stack_limit(s, area)
+                if crowded and c != "2L":
                     return o
             return "done"
         if k == Decision.REDISTRIBUTE_TO:
