@@ -355,6 +355,7 @@ class Heuristic:
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """The most threatened or most valuable friendly area among ``opts``."""
         m = s.map.areas
+        data = s.data
         vals = scenario_values(s, side)
         foe = other_side(side)
 
@@ -363,7 +364,7 @@ class Heuristic:
                 return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
             threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
             near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
-            own = strength(s.data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+            own = strength(data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
             return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
 
         return min(opts, key=score)
@@ -391,12 +392,13 @@ class Heuristic:
         best_v = 0.0
         tg = self._targets(s, side)
         m = s.map.areas
+        data = s.data
         for o in opts:
             if not isinstance(o, ForcePick) or o.what != "all":
                 continue
             area, power = o.area, o.power
             units = {k: s.available(area, k) for k in s.units.get(area, {}) if k[0] == power}
-            st = strength(s.data, units)
+            st = strength(data, units)
             if m[area].kind == "land" and self._must_hold(s, side, area):
                 continue
             if m[area].kind == "land":

@@ -262,11 +262,15 @@ class GameState:
 
     def available(self, area: str, key: Key) -> int:
         """Units of a kind in ``area`` that have not acted this Operations Phase."""
-        n = self.units.get(area, {}).get(key, 0) - self.done.get(area, {}).get(key, 0)
+        units = self.units.get(area)
+        n = units.get(key, 0) if units else 0
+        done = self.done.get(area)
+        if done:
+            n -= done.get(key, 0)
         f = self.force
-        if f and f.area == area:
+        if f is not None and f.area == area:
             n -= f.units.get(key, 0)
-        return max(n, 0)
+        return n if n > 0 else 0
 
     def city_count(self, side: str) -> int:
         """Cities in land areas under ``side``'s total control (6.1)."""
