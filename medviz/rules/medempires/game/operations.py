@@ -78,20 +78,27 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
     unit not yet activated (10.0)."""
     m = state.map.areas
     sides = state.sides()
+    available = state.available
     out = []
     for area, here in sorted(state.units.items()):
-        per_power: dict[str, dict[str, int]] = {}
+        per_power: dict[str, dict[str, int]] | None = None
         land = m[area].kind == "land"
-        for (p, c), _n in here.items():
+        for key in here:
+            p, c = key
             if land != (c != "F") or sides.get(p) != side:
                 continue
-            avail = state.available(area, (p, c))
+            avail = available(area, key)
             if avail > 0:
+                if per_power is None:
+                    per_power = {}
                 per_power.setdefault(p, {})[c] = avail
+        if per_power is None:
+            continue
         for p in sorted(per_power):
+            kinds = per_power[p]
             out.append(ForcePick(area, p, "all"))
-            if sum(per_power[p].values()) > 1:
-                out += [ForcePick(area, p, c) for c in sorted(per_power[p])]
+            if len(kinds) > 1 or sum(kinds.values()) > 1:
+                out += [ForcePick(area, p, c) for c in sorted(kinds)]
                 out.append(ForcePick(area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
     return out
 
