@@ -145,7 +145,33 @@ def keys_only(state: GameState, side: str) -> bool:
 
 
 def targets(state: GameState, side: str) -> dict[str, int]:
-    """Areas worth attacking: held by the enemy (total or partial), with their value."""
+    """Areas worth attacking: held by the enemy (total or partial), with their value.
+
+    Memoised within one decision: the dict may be shared, so read it, never change it.
+    """
+    memo = _MEMO.get()
+    if memo is None:
+        return _targets_now(state, side)
+    key = (id(state), "targets", side)
+    tg = memo.get(key)
+    if tg is None:
+        tg = memo[key] = _targets_now(state, side)
+    return tg
+
+
+def _ports(state: GameState, side: str) -> set[str]:
+    """``friendly_port_seas`` memoised within one decision (a shared set: read it, never change it)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return friendly_port_seas(state, side)
+    key = (id(state), "ports", side)
+    ports = memo.get(key)
+    if ports is None:
+        ports = memo[key] = friendly_port_seas(state, side)
+    return ports
+
+
+def _targets_now(state: GameState, side: str) -> dict[str, int]:
     foe = other_side(side)
     out = {}
     keys = keys_only(state, side)
@@ -442,7 +468,7 @@ class Heuristic:
     def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
                           tg: dict[str, int]) -> float:
         m = s.map.areas
-        if sea not in friendly_port_seas(s, side):
+        if sea not in _ports(s, side):
             return 0.0
         room = 2 * sum(units.values())
         loadable = 0
@@ -617,7 +643,7 @@ class Heuristic:
         """Load for a landing only when one is in reach, sail there, go ashore; never leave cargo to be lost."""
         m = s.map.areas
         if f.restricted:
-            ports = friendly_port_seas(s, side)
+            ports = _ports(s, side)
             moves = _all(opts, "move")
             if moves:
                 return min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(p, 99) for p in ports), default=99), o.key))
