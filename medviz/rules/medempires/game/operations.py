@@ -79,8 +79,8 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
     m = state.map.areas
     sides = state.sides()
     available = state.available
-    out = []
-    for area, here in sorted(state.units.items()):
+    found: dict[str, list[ForcePick]] = {}  # area -> its picks; each area alone, in order of area at the end
+    for area, here in state.units.items():
         per_power: dict[str, dict[str, int]] | None = None
         land = m[area].kind == "land"
         for key in here:
@@ -94,13 +94,14 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
                 per_power.setdefault(p, {})[c] = avail
         if per_power is None:
             continue
+        out = found[area] = []
         for p in sorted(per_power):
             kinds = per_power[p]
             out.append(ForcePick(area, p, "all"))
             if len(kinds) > 1 or sum(kinds.values()) > 1:
                 out += [ForcePick(area, p, c) for c in sorted(kinds)]
                 out.append(ForcePick(area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
-    return out
+    return [pick for area in sorted(found) for pick in found[area]]
 
 
 def pick_units(state: GameState, ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str, area: str) -> dict[Key, int]:
