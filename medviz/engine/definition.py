@@ -123,7 +123,7 @@ class DefinedRuleset(Ruleset):
         self.definition.run_task(task, state, ctx)
 
     def apply(self, state: Any, event: ChangeEvent) -> None:
-        (self._definition or self.definition).apply(state, event)
+        self.definition.apply(state, event)
 
     def outcome(self, state: Any) -> dict[str, Any]:
         return self.definition.scenario(self.scenario_of(state)).outcome(state)
