@@ -17,7 +17,7 @@ from typing import Any
 
 from medviz.engine.copying import independent_copy
 from medviz.engine.errors import MalformedInput, UnknownReference
-from medviz.engine.events import ChangeEvent, FrozenDict
+from medviz.engine.events import ChangeEvent
 from medviz.engine.game import Context, Ruleset, Seat, Task
 
 #: A task's rule code: ``(state, ctx, **task.args)``.
@@ -70,8 +70,7 @@ class GameDefinition:
         rule = self.tasks.get(task.name)
         if rule is None:
             raise MalformedInput(f"task {task.name!r} is not part of this game")
-        args = task.args
-        rule(state, ctx, **(args.as_dict() if type(args) is FrozenDict else args))
+        rule(state, ctx, **task.args)
 
     def apply(self, state: Any, event: ChangeEvent) -> None:
         """Apply ``event`` with its reducer."""

@@ -8,13 +8,14 @@ showing that changes nothing by itself, e.g. the table result of a combat roll).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from medviz.engine import dice as _dice
 from medviz.engine.errors import MalformedInput
+from medviz.engine.frozen import quick_init
 
 
 class FrozenDict(dict[str, Any]):
@@ -24,11 +25,11 @@ class FrozenDict(dict[str, Any]):
     __slots__ = ("_h",)
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        if data:
-            if _ATOMS.issuperset(map(type, data.values())):
-                dict.__init__(self, data)
+        if data:  # (module-level names bound once: an event's data is built some 1,000 times a game)
+            if _all_atoms(map(type, data.values())):
+                _dict_init(self, data)
             else:
-                dict.__init__(self, {k: v if type(v) in _ATOMS else freeze(v) for k, v in data.items()})
+                _dict_init(self, {k: v if type(v) in _ATOMS else freeze(v) for k, v in data.items()})
         self._h: int | None = None
 
     def _read_only(self, *args: Any, **kwargs: Any) -> Any:
@@ -77,13 +78,15 @@ class FrozenDict(dict[str, Any]):
 
 
 #: Immutable leaf types ``freeze`` passes through untouched (checked by exact type, cheaply).
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+_ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+_all_atoms = _ATOMS.issuperset
+_dict_init = dict.__init__
 
 
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON-like data: dicts become ``FrozenDict``, lists become tuples."""
     t = type(value)
-    if t in _ATOMS or t is FrozenDict or t in _KEPT:
+    if t in _KEPT:
         return value
     if t is tuple:
         if _ATOMS.issuperset(map(type, value)):
@@ -99,8 +102,17 @@ def freeze(value: Any) -> Any:
     return value
 
 
-#: Types ``freeze`` has found to be kept as they are (not mappings, lists or tuples).
-_KEPT: set[type] = set()
+def freeze_each(values: Iterable[Any]) -> tuple[Any, ...]:
+    """``tuple(map(freeze, values))``, without a call per value when every one is kept as it is."""
+    out = tuple(values)
+    if _KEPT.issuperset(map(type, out)):
+        return out
+    return tuple(map(freeze, out))
+
+
+#: Types ``freeze`` keeps as they are: the atoms, ``FrozenDict`` and those it has found to be neither
+#: mappings, lists nor tuples (a typed option, say).
+_KEPT: set[type] = {*_ATOMS, FrozenDict}
 
 
 def thaw(value: Any) -> Any:
@@ -117,6 +129,7 @@ def thaw(value: Any) -> Any:
     return value
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Fields every event has; ``automatic`` marks transitions nobody chose."""
@@ -144,6 +157,7 @@ class Event:
 _OMIT_FALSE = frozenset({"automatic", "secret"})
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PhaseEvent(Event):
     """A phase (or the game's end) begins."""
@@ -152,6 +166,7 @@ class PhaseEvent(Event):
     name: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RollEvent(Event):
     """A roll of dice with a stable id naming what it is for."""
@@ -174,6 +189,7 @@ class RollEvent(Event):
         return _dice.probability(self.dice, self.value)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DrawEvent(Event):
     """A random draw from a pool (a stratagem marker from the cup, a replacement King)."""
@@ -194,6 +210,7 @@ class DrawEvent(Event):
         return Fraction(self.pool.count(self.value), len(self.pool)) if self.pool else Fraction(0)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ShuffleEvent(Event):
     """A deck shuffled: its order as one chance event; card ``n`` (1 = top) is addressed ``<shuffle>/<n>``.
@@ -219,6 +236,7 @@ class ShuffleEvent(Event):
         return Fraction(self.cards.count(card), len(self.cards)) if self.cards else Fraction(0)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionEvent(Event):
     """A player chose among the legal options at a decision point with a stable id."""
@@ -233,6 +251,7 @@ class DecisionEvent(Event):
     secret: bool = False  # one of several choices made at once, none seeing the others (decide_secretly)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChangeEvent(Event):
     """A state change, applied to the state by the ruleset's reducer."""
@@ -242,6 +261,7 @@ class ChangeEvent(Event):
     data: FrozenDict = field(default_factory=FrozenDict)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ReportEvent(Event):
     """A result worth showing that does not itself change the state."""

@@ -22,6 +22,7 @@ from typing import Any
 from medviz.engine import dice as _dice
 from medviz.engine.copying import independent_copy
 from medviz.engine.errors import IllegalAction, MalformedInput, MedvizError, UnknownReference
+from medviz.engine.frozen import quick_init
 from medviz.engine.events import (
     ChangeEvent,
     DecisionEvent,
@@ -33,6 +34,7 @@ from medviz.engine.events import (
     RollEvent,
     ShuffleEvent,
     freeze,
+    freeze_each,
 )
 from medviz.engine.policy import (
     AwaitingDecision,
@@ -47,6 +49,7 @@ from medviz.engine.policy import (
 from medviz.engine.portrayal import Place, Portrayal, Shades, default_portrayal
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Task:
     """One step of a ruleset's flow: a name and frozen arguments; ``checkpoint`` keeps a snapshot."""
@@ -61,6 +64,7 @@ class Task:
         return Task(name, FrozenDict(args), checkpoint)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A seat at the table (a side or a player): its id in events, its name and colour on screen."""
@@ -381,6 +385,7 @@ class GameSpec:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SecretAsk:
     """One seat's part of a simultaneous secret choice (``Context.decide_secretly``)."""
@@ -392,6 +397,7 @@ class SecretAsk:
     kind: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChanceAsk:
     """A roll or draw the game waits for in record mode: what the real dice (or cup) must show."""
@@ -499,6 +505,7 @@ class Context:
         self.phase = phase
         self._ids: set[str] = set()
         self._kinds: Mapping[str, str] | None = None
+        self._apply = spec.ruleset.apply  # the reducer, looked up once (half a game's events are changes)
         for e in events:
             key = _event_id(e)
             if key:
@@ -644,7 +651,7 @@ class Context:
 
     def _legal(self, decision_id: str, options: Sequence[Any], kind: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The options as offered (frozen) and as recorded (their keys); the kind checked."""
-        opts = tuple(map(freeze, options))
+        opts = freeze_each(options)
         if not opts:
             raise RuntimeError(f"decision {decision_id}: the rules offered no legal option")
         if kind:
@@ -655,7 +662,7 @@ class Context:
                                    f"decision kinds (Ruleset.decision_kinds)")
         for o in opts:
             if isinstance(o, Option):
-                return opts, tuple([freeze(x.key if isinstance(x, Option) else x) for x in opts])
+                return opts, freeze_each([x.key if isinstance(x, Option) else x for x in opts])
         return opts, opts
 
     def _choice(self, decision_id: str, actor: str, opts: tuple[Any, ...], keys: tuple[Any, ...], prompt: str,
@@ -689,7 +696,7 @@ class Context:
         # built by position (the most frequent event: half a game's), the same fields as ``_emit`` sets
         event = ChangeEvent(len(self.events), self.turn, self.phase, actor, automatic, change, FrozenDict(data))
         self.events.append(event)
-        self.spec.ruleset.apply(self.state, event)
+        self._apply(self.state, event)
 
     def report(self, report: str, *, actor: str | None = None, automatic: bool = True,
                **data: Any) -> None:
@@ -779,6 +786,7 @@ class RunResult:
 MAX_TASKS = 1_000_000
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunningGame:
     """A read-only look at the game being run, for a policy that looks ahead by branching it.

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from medviz.engine.dice import natural_index
 from medviz.engine.errors import MalformedInput, MedvizError
+from medviz.engine.frozen import quick_init
 
 
 class Option:
@@ -47,6 +48,7 @@ def option_words(option: Any) -> str:
     return option.words if isinstance(option, Option) else str(option)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionPoint:
     """What a policy sees: a stable id, who decides, the legal options and the state.

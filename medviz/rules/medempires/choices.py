@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from medviz.engine.frozen import quick_init
 from medviz.engine.policy import Option
 from medviz.rules.medempires.gamedata import default_game_data
 
@@ -124,6 +125,7 @@ OPS_DECISIONS = frozenset({Decision.FORCE_UNITS, Decision.FORCE, Decision.LEAVE,
 END_DECISIONS = frozenset({Decision.POISON, Decision.STACKING, Decision.REDISTRIBUTE, Decision.REDISTRIBUTE_TO})
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BattleUnit(Option):
     """A unit in a battle (a loss): ``power`` and unit ``code``."""

@@ -77,23 +77,31 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
     """All of a power's units in an area, one unit ``CODE``, or ``pick`` (named kind by kind), for every
     unit not yet activated (10.0)."""
     m = state.map.areas
-    out = []
-    for area in sorted(state.units):
-        per_power: dict[str, dict[str, int]] = {}
-        for (p, c), _n in state.units[area].items():
-            if state.side_of(p) != side:
+    sides = state.sides()
+    available = state.available
+    found: dict[str, list[ForcePick]] = {}  # area -> its picks; each area alone, in order of area at the end
+    for area, here in state.units.items():
+        per_power: dict[str, dict[str, int]] | None = None
+        land = m[area].kind == "land"
+        for key in here:
+            p, c = key
+            if land != (c != "F") or sides.get(p) != side:
                 continue
-            if (m[area].kind == "land") != (c != "F"):
-                continue
-            avail = state.available(area, (p, c))
+            avail = available(area, key)
             if avail > 0:
+                if per_power is None:
+                    per_power = {}
                 per_power.setdefault(p, {})[c] = avail
+        if per_power is None:
+            continue
+        out = found[area] = []
         for p in sorted(per_power):
+            kinds = per_power[p]
             out.append(ForcePick(area, p, "all"))
-            if sum(per_power[p].values()) > 1:
-                out += [ForcePick(area, p, c) for c in sorted(per_power[p])]
+            if len(kinds) > 1 or sum(kinds.values()) > 1:
+                out += [ForcePick(area, p, c) for c in sorted(kinds)]
                 out.append(ForcePick(area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
-    return out
+    return [pick for area in sorted(found) for pick in found[area]]
 
 
 def pick_units(state: GameState, ctx: Context, rid: str, side: str, available: dict[Key, int], rule: str, area: str) -> dict[Key, int]:
@@ -181,20 +189,35 @@ def _enemy_fleets(state: GameState, area: str, side: str) -> dict[Key, int]:
     return {k: n for k, n in state.side_units(area, other_side(side)).items() if k[1] == "F"}
 
 
+_END, _ATTACK = Action("end"), Action("attack")
+#: A move to each neighbour, in order, by the neighbours (options never change, so steps share them).
+_MOVES: dict[frozenset[str], list[Action]] = {}
+
+
+def _moves_to(neighbours: frozenset[str]) -> list[Action]:
+    """``Action("move", a)`` for each of ``neighbours``, sorted."""
+    moves = _MOVES.get(neighbours)
+    if moves is None:
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        moves = _MOVES[neighbours] = [Action("move", a) for a in sorted(neighbours)]
+    return moves
+
+
 def step_options(state: GameState, f: Force) -> list[Action]:
     """Everything the force may do next (10.1-10.3, 11.1-11.4)."""
     m = state.map.areas
     side, foe = f.side, other_side(f.side)
     out: list[Action] = []
-    end = Action("end")
+    end = _END
     here = m[f.area]
     if f.kind == "land":
         leave = cost(state, "ground_move") + (cost(state, "leave_enemy_area") if state.has_side_units(f.area, foe)
                                                and _enemy_land(state, f.area, side) else 0)
         if f.ops >= leave:
-            out += [Action("move", a) for a in sorted(here.neighbours)]
+            out += _moves_to(here.neighbours)
         if _enemy_land(state, f.area, side) and f.ops >= cost(state, "combat"):
-            out.append(Action("attack"))
+            out.append(_ATTACK)
         if f.area != f.start:
             for (p, c), _ in sorted(state.units.get(f.area, {}).items()):
                 if p == f.power and c != "F" and state.available(f.area, (p, c)) > 0:
@@ -204,11 +227,11 @@ def step_options(state: GameState, f: Force) -> list[Action]:
         return [end, *out]
     # a fleet force
     if f.ops >= cost(state, "naval_move"):
-        out += [Action("move", a) for a in sorted(here.neighbours)]
+        out += _moves_to(here.neighbours)
     if f.restricted:
         return [end, *out] if not f.cargo else out or [end]
     if _enemy_fleets(state, f.area, side) and not f.cargo and not f.cargo_kings and f.ops >= cost(state, "combat"):
-        out.append(Action("attack"))
+        out.append(_ATTACK)
     if f.area != f.start:  # 10.1: a force picks up units that have not acted, outside its initial area
         if state.available(f.area, (f.power, "F")) > 0:
             out.append(Action("pickup", unit="F"))
@@ -216,6 +239,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
         out.append(Action("drop", unit="F"))
     room = 2 * f.count() - sum(f.cargo.values())
     debarks = []
+    shores = king_shores(state, f) if f.cargo_kings else ()  # 11.2: where the Kings aboard may go ashore
     for land in sorted(here.coasts):
         holder = state.ctl.get(land)
         if holder == foe:
@@ -233,7 +257,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
             out.append(Action("embark-king", land, king=k))
         for (p, code) in sorted(f.cargo):
             debarks.append(Action("debark", land, p, code))
-        if land in king_shores(state, f):
+        if land in shores:
             out += [Action("debark-king", land, king=k) for k in sorted(f.cargo_kings)]
     out += debarks
     if not f.cargo:  # 11.2: Kings are no land units; a fleet carrying only Kings may end its action

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from medviz.engine.frozen import quick_init
 from medviz.engine.policy import Option, option_key
 from medviz.rules.medempires.choices import BattleUnit
 from medviz.rules.medempires.combat import UNIT_NAMES
@@ -49,6 +50,7 @@ def _units_in(w: DataPair, area: str, power: str, what: str, key: str) -> str:
     return f"{short_power(w, power)} {unit_word(what)} in {area_name(w, area)}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Place(_Worded):
     """An area to put something in; at set-up, the ``counter`` (``FA-2``, ``king``, ``F-1``) of ``power``."""
@@ -66,6 +68,7 @@ class Place(_Worded):
         return token_words(w, self.area)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ForcePick(_Worded):
     """A force to activate (10.0): ``power``'s units in ``area``: ``all``, one unit ``CODE``, or ``pick``."""
@@ -86,6 +89,7 @@ class ForcePick(_Worded):
 _EMBARK_WAY = {"embark": "from", "debark": "into", "embark-king": "from", "debark-king": "into"}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Action(_Worded):
     """A force's next action (10.1-11.4): ``verb`` and what it acts on.
@@ -135,6 +139,7 @@ class Action(_Worded):
 _ATTEMPT_WORDS = {"diplomacy": "diplomacy with", "vassalage": "vassalage over", "rebellion": "rebellion of"}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Attempt(_Worded):
     """A political attempt (7.0): ``kind`` (diplomacy, vassalage, rebellion) on ``power`` (rebellion: in ``home``)."""
@@ -158,6 +163,7 @@ class Attempt(_Worded):
         return f"{_ATTEMPT_WORDS[self.kind]} {short_power(w, self.power)}{where}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Cede(_Worded):
     """A territorial concession (14.3): cede ``area`` to Castile."""
@@ -173,6 +179,7 @@ class Cede(_Worded):
         return f"cede {area_name(w, self.area)}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Purchase(_Worded):
     """A recruit (6.2): one unit ``code`` of ``power`` (``2L``: two levies)."""
@@ -191,6 +198,7 @@ class Purchase(_Worded):
         return f"{short_power(w, self.power)} {unit_word(self.code)}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class UnitIn(_Worded):
     """One unit ``code`` of ``power`` in ``area`` (redistribution 5.2: ``2L`` moves two levies; the Crusade)."""
@@ -208,6 +216,7 @@ class UnitIn(_Worded):
         return _units_in(w, self.area, self.power, self.code, self.key)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StackUnit(_Worded):
     """A unit of ``power`` to eliminate over the stacking limit (5.2)."""
@@ -226,6 +235,7 @@ class StackUnit(_Worded):
         return f"{unit_word(self.code)} in {area_name(w, self.power)}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class OnlyPower(_Worded):
     """An interception by only ``power``'s units in the area, when several powers' units are there (10.2)."""

@@ -26,6 +26,7 @@ from medviz.rules.medempires.choices import (
 )
 from medviz.rules.medempires.game.options import Action, Attempt, Cede, ForcePick, Purchase
 from medviz.rules.medempires.game.state import (
+    ALLY_SIDE,
     PLAYER_POWERS,
     GameState,
     Key,
@@ -76,6 +77,11 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 
     The dict is shared (cached per map, data and scenario): read it, never change it.
     """
+    if state.data_pair is None:  # the shipped map and data (loaded once per process): by scenario alone
+        vals = _SHIPPED_VALUES.get(state.scenario)
+        if vals is None:
+            vals = _SHIPPED_VALUES[state.scenario] = _scenario_values(_Same(state.map), _Same(state.data), state.scenario)
+        return vals
     gm, data = state.map, state.data
     key = (id(gm), id(data), state.scenario)
     hit = _VALUES.get(key)
@@ -91,6 +97,8 @@ def scenario_values(state: GameState, side: str) -> dict[str, int]:
 #: ``scenario_values`` by (map, data, scenario) identity: a look-up without hashing the map and data
 #: wrappers of the cache below (the heuristic asks some 500 times a game).
 _VALUES: dict[tuple[int, int, str], tuple[Any, Any, dict[str, int]]] = {}
+#: ``scenario_values`` of the shipped map and data, by scenario.
+_SHIPPED_VALUES: dict[str, dict[str, int]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -137,7 +145,33 @@ def keys_only(state: GameState, side: str) -> bool:
 
 
 def targets(state: GameState, side: str) -> dict[str, int]:
-    """Areas worth attacking: held by the enemy (total or partial), with their value."""
+    """Areas worth attacking: held by the enemy (total or partial), with their value.
+
+    Memoised within one decision: the dict may be shared, so read it, never change it.
+    """
+    memo = _MEMO.get()
+    if memo is None:
+        return _targets_now(state, side)
+    key = (id(state), "targets", side)
+    tg = memo.get(key)
+    if tg is None:
+        tg = memo[key] = _targets_now(state, side)
+    return tg
+
+
+def _ports(state: GameState, side: str) -> set[str]:
+    """``friendly_port_seas`` memoised within one decision (a shared set: read it, never change it)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return friendly_port_seas(state, side)
+    key = (id(state), "ports", side)
+    ports = memo.get(key)
+    if ports is None:
+        ports = memo[key] = friendly_port_seas(state, side)
+    return ports
+
+
+def _targets_now(state: GameState, side: str) -> dict[str, int]:
     foe = other_side(side)
     out = {}
     keys = keys_only(state, side)
@@ -172,9 +206,12 @@ def _land_strength(state: GameState, area: str, side: str) -> int:
     units = state.units.get(area)
     if not units:
         return 0
-    side_of = state.side_of
-    weight = _LAND_WEIGHT.get
-    return sum(weight(c, 1) * n for (p, c), n in units.items() if n > 0 and c != "F" and side_of(p) == side)
+    player, status = PLAYER_POWERS.get, state.status.get  # GameState.side_of, inline (a hot loop)
+    total = 0
+    for (p, c), n in units.items():
+        if n > 0 and c != "F" and (player(p) or ALLY_SIDE.get(status(p, "neutral"))) == side:
+            total += _LAND_WEIGHT.get(c, 1) * n
+    return total
 
 
 def _units_by_power(state: GameState) -> dict[str, int]:
@@ -325,7 +362,8 @@ class Heuristic:
         if k == Decision.RECRUIT_PLACE:
             return self._place_option(s, side, opts)
         if k == Decision.PURCHASE:
-            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and s.side_of(p) == side)
+            sides = s.sides()
+            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and sides.get(p) == side)
             prefs = []
             for o in opts:
                 if o == "done":
@@ -343,6 +381,7 @@ class Heuristic:
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """The most threatened or most valuable friendly area among ``opts``."""
         m = s.map.areas
+        data = s.data
         vals = scenario_values(s, side)
         foe = other_side(side)
 
@@ -351,7 +390,7 @@ class Heuristic:
                 return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
             threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
             near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
-            own = strength(s.data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+            own = strength(data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
             return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
 
         return min(opts, key=score)
@@ -379,12 +418,13 @@ class Heuristic:
         best_v = 0.0
         tg = self._targets(s, side)
         m = s.map.areas
+        data = s.data
         for o in opts:
             if not isinstance(o, ForcePick) or o.what != "all":
                 continue
             area, power = o.area, o.power
             units = {k: s.available(area, k) for k in s.units.get(area, {}) if k[0] == power}
-            st = strength(s.data, units)
+            st = strength(data, units)
             if m[area].kind == "land" and self._must_hold(s, side, area):
                 continue
             if m[area].kind == "land":
@@ -422,12 +462,13 @@ class Heuristic:
         return best
 
     def _naval_targets(self, s: GameState, side: str, tg: dict[str, int]) -> dict[str, int]:
-        return {a: v for a, v in tg.items() if s.map.areas[a].coasts}
+        m = s.map.areas
+        return {a: v for a, v in tg.items() if m[a].coasts}
 
     def _naval_plan_value(self, s: GameState, side: str, sea: str, units: dict[Key, int],
                           tg: dict[str, int]) -> float:
         m = s.map.areas
-        if sea not in friendly_port_seas(s, side):
+        if sea not in _ports(s, side):
             return 0.0
         room = 2 * sum(units.values())
         loadable = 0
@@ -602,7 +643,7 @@ class Heuristic:
         """Load for a landing only when one is in reach, sail there, go ashore; never leave cargo to be lost."""
         m = s.map.areas
         if f.restricted:
-            ports = friendly_port_seas(s, side)
+            ports = _ports(s, side)
             moves = _all(opts, "move")
             if moves:
                 return min(moves, key=lambda o: (min((sea_distances(s.map, o.area).get(p, 99) for p in ports), default=99), o.key))
@@ -674,12 +715,15 @@ class Heuristic:
         if k == Decision.REDISTRIBUTE:
             from medviz.rules.medempires.game.redistribution import stack_limit
 
+            over: dict[str, bool] = {}  # area -> the side's units there exceed its limit (once per area)
             for o in opts:
                 if o == "done":
                     continue
                 area, c = o.area, o.code
-                mine = sum(n for k, n in s.side_units(area, side).items())
-                if mine > stack_limit(s, area) and c != "2L":
+                crowded = over.get(area)
+                if crowded is None:
+                    crowded = over[area] = sum(s.side_units(area, side).values()) > stack_limit(s, area)
+                if crowded and c != "2L":
                     return o
             return "done"
         if k == Decision.REDISTRIBUTE_TO:

@@ -128,17 +128,19 @@ def next_in_line(state: GameState, power: str) -> tuple[str | None, bool]:
 def land_places(state: GameState, side: str, power: str, need: int = 1) -> list[str]:
     """6.2, 7.2 a: where a land unit of ``power`` recruited by ``side`` may be placed."""
     m = state.map.areas
-    limit = state.data.operations.treasury["recruits_per_area"]
+    limit = state.data.operations.treasury["recruits_per_area"] - need
     allied = power not in PLAYER_POWERS
+    recruited = state.recruited_here.get(side, {})  # recruited_in, read once
     out = []
-    for a, c in sorted(state.ctl.items()):
-        if recruited_in(state, side, a) + need > limit:
+    for a, c in state.ctl.items():  # each area is judged alone: sorted at the end (fewer to sort)
+        if recruited.get(a, 0) > limit:
             continue
         if c == side and (not allied or m[a].city):
             out.append(a)
-        elif c is not None and c not in ("A", "B", "partial") and state.vassal_of(c) == side and m[a].city \
+        elif c is not None and c not in ("A", "B", "partial") and m[a].city and state.vassal_of(c) == side \
                 and any(p == c and n > 0 and code != "F" for (p, code), n in state.units.get(a, {}).items()):
             out.append(a)  # 7.2 a: an area with a city occupied by the side's vassal's units
+    out.sort()
     return out
 
 

@@ -13,6 +13,7 @@ from medviz.rules.medempires.game.state import (
     GameState,
     other_side,
     sea_control,
+    sea_ids,
 )
 
 
@@ -22,22 +23,22 @@ def _gt(state: GameState) -> str:
 
 def total_areas(state: GameState, side: str, kind: str) -> list[str]:
     """Land (or sea) areas under ``side``'s total control (3.4; seas: ruling)."""
-    m = state.map.areas
     if kind == "land":
         return sorted(a for a, c in state.ctl.items() if c == side)
-    return sorted(a for a in m if m[a].kind == "sea" and sea_control(state, a) == side)
+    return [a for a in sea_ids(state.map) if sea_control(state, a) == side]  # sorted, as sea_ids are
 
 
 def movable(state: GameState, side: str) -> list[UnitIn]:
     """Units in total-controlled areas not yet redistributed (``2L``: two levies at once)."""
     out: list[UnitIn] = []
+    sides = state.sides()
     for kind in ("land", "sea"):
         areas = total_areas(state, side, kind)
         if len(areas) < 2:
             continue  # nowhere else to go
         for a in areas:
             for (p, c), n in sorted(state.units.get(a, {}).items()):
-                if state.side_of(p) != side:
+                if sides.get(p) != side:
                     continue
                 free = n - state.done.get(a, {}).get((p, c), 0)
                 if free > 0:

@@ -28,7 +28,11 @@ MARKER_IDS = {v: k for k, v in BATTLE_MARKERS.items()}
 LAND_CODES = ("FA", "L", "R", "M")
 
 
-_ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
+_VASSAL_SIDE = {"vassal:A": "A", "vassal:B": "B"}
+_NOT_VASSAL = frozenset({"neutral", "player", "ally:A", "ally:B"})
+
+#: The side an allied power's units serve, by its status (3.3).
+ALLY_SIDE = {"ally:A": "A", "ally:B": "B"}
 
 
 def other_side(side: str) -> str:
@@ -59,6 +63,16 @@ def land_distances(gm: GameMap, start: str) -> dict[str, int]:
 def sea_distances(gm: GameMap, start: str) -> dict[str, int]:
     """Fewest naval moves on map ``gm`` from sea ``start`` to every sea area."""
     return _distances(Same(gm), start)
+
+
+def sea_ids(gm: GameMap) -> tuple[str, ...]:
+    """The sea areas of map ``gm``, sorted (``GameMap.sea_ids``, once per map)."""
+    return _sea_ids(Same(gm))
+
+
+@lru_cache(maxsize=64)
+def _sea_ids(gm: Same) -> tuple[str, ...]:
+    return tuple(gm.obj.sea_ids())
 
 
 @lru_cache(maxsize=4096)
@@ -180,12 +194,19 @@ class GameState:
         s = PLAYER_POWERS.get(power)
         if s:
             return s
-        return _ALLY_SIDE.get(self.status.get(power, "neutral"))
+        return ALLY_SIDE.get(self.status.get(power, "neutral"))
+
+    def sides(self) -> dict[str, str | None]:
+        """``side_of`` of every power at once (the player powers and every power with a status; any other
+        power serves no side), for loops over many units."""
+        side_of = self.side_of
+        return {p: side_of(p) for p in (*PLAYER_POWERS, *self.status)}
 
     def vassal_of(self, power: str) -> str | None:
         """The side a vassal power serves, or None."""
         st = self.status.get(power, "neutral")
-        return st[7:] if st.startswith("vassal:") else None
+        v = _VASSAL_SIDE.get(st)  # the usual statuses at one look-up
+        return v if v is not None or st in _NOT_VASSAL else st[7:] if st.startswith("vassal:") else None
 
     # -- counting ---------------------------------------------------------------------------
     def side_units(self, area: str, side: str) -> dict[Key, int]:
@@ -193,16 +214,20 @@ class GameState:
         units = self.units.get(area)
         if not units:
             return {}
-        side_of = self.side_of
-        return {k: n for k, n in units.items() if n > 0 and side_of(k[0]) == side}
+        player, status = PLAYER_POWERS.get, self.status.get  # side_of, inline (a hot loop)
+        return {k: n for k, n in units.items()
+                if n > 0 and (player(k[0]) or ALLY_SIDE.get(status(k[0], "neutral"))) == side}
 
     def has_side_units(self, area: str, side: str) -> bool:
         """True when ``side`` has any unit in ``area``."""
         units = self.units.get(area)
         if not units:
             return False
-        side_of = self.side_of
-        return any(n > 0 and side_of(k[0]) == side for k, n in units.items())
+        player, status = PLAYER_POWERS.get, self.status.get  # side_of, inline
+        for (p, _c), n in units.items():
+            if n > 0 and (player(p) or ALLY_SIDE.get(status(p, "neutral"))) == side:
+                return True
+        return False
 
     def on_map(self, power: str, code: str) -> int:
         """Counters of a kind on the map, in a moving force's cargo and set aside for the Crusade."""
@@ -237,11 +262,15 @@ class GameState:
 
     def available(self, area: str, key: Key) -> int:
         """Units of a kind in ``area`` that have not acted this Operations Phase."""
-        n = self.units.get(area, {}).get(key, 0) - self.done.get(area, {}).get(key, 0)
+        units = self.units.get(area)
+        n = units.get(key, 0) if units else 0
+        done = self.done.get(area)
+        if done:
+            n -= done.get(key, 0)
         f = self.force
-        if f and f.area == area:
+        if f is not None and f.area == area:
             n -= f.units.get(key, 0)
-        return max(n, 0)
+        return n if n > 0 else 0
 
     def city_count(self, side: str) -> int:
         """Cities in land areas under ``side``'s total control (6.1)."""
