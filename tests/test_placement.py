@@ -1,4 +1,5 @@
-"""Names and badges on the map never overlap: every box, computed from the figure as data at the default size."""
+"""Names, badges and marks on the map never overlap one another nor a move's arrow: every box, computed
+from the figure as data (``fig.to_plotly_json()``) at the default size and at the sizes the apps draw."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from typing import Any
 import pytest
 
 from medviz.engine import History
-from medviz.viz.placement import Box, MapFrame, MapSpace, badge_top, frame_of_figure, text_size, text_top
+from medviz.viz.placement import (
+    Box,
+    MapFrame,
+    MapSpace,
+    badge_top,
+    frame_of_figure,
+    point_text_box,
+    text_size,
+    text_top,
+)
 from medviz.viz.state_map import city_boxes, state_map, update_state_map
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -18,11 +28,13 @@ OUTLINE = 3.0  # the badge's outline (state_map draws a 3 px solid text-shadow)
 
 
 def _boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
-    """Every area name and badge of a state map as a pixel box, read from ``fig.to_plotly_json()`` alone.
+    """Every area name, badge and mark of a state map as a pixel box, read from ``fig.to_plotly_json()`` alone.
 
     Names are centred on their point (``textposition="middle center"``); a badge's text hangs under
     its invisible marker (``"bottom center"``), outlined 3 px; ``text_top`` is where plotly.js puts
-    a text's top (checked against chromium's boxes in tests/browser/test_map_placement.py).
+    a text's top (checked against chromium's boxes in tests/browser/test_map_placement.py). A mark
+    (a battle's star, an interception's cross, a card's square) is its marker (size and outline) and
+    its text beside it (``point_text_box`` at the trace's ``textposition``, 1 px of halo).
     """
     frame = frame_of_figure(fig_json)
     out = []
@@ -42,7 +54,58 @@ def _boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
                 px, py = frame.to_px(x, y)
                 top = py + text_top(size, 1, gap, below=True) - OUTLINE
                 out.append((f"{name} {text}", Box(px - w / 2 - OUTLINE, top, px + w / 2 + OUTLINE, top + h + 2 * OUTLINE)))
+        elif tr.get("mode") == "markers+text" and name != "cities" and tr.get("x"):
+            size = float(tr["textfont"]["size"])
+            msize = float(tr["marker"]["size"])
+            r = msize / 2 + float((tr["marker"].get("line") or {}).get("width") or 0) / 2
+            for i, (x, y, text) in enumerate(zip(tr["x"], tr["y"], tr["text"])):
+                px, py = frame.to_px(x, y)
+                out.append((f"{name}#{i} marker {text}", Box(px - r, py - r, px + r, py + r)))
+                if text:
+                    b = point_text_box(text, size, tr["textposition"], msize).moved(px, py)
+                    out.append((f"{name}#{i} {text}", Box(b.left - 1, b.top - 1, b.right + 1, b.bottom + 1)))
     return out
+
+
+def _moves(fig_json: dict[str, Any]) -> tuple[list[tuple[str, Box]], list[tuple[str, tuple[float, float, float, float], float]]]:
+    """The moves drawn over the map: their arrowheads and start circles (boxes) and their lines with the
+    white halo under them (segments in pixels, and half the halo's width)."""
+    frame = frame_of_figure(fig_json)
+    markers, segments = [], []
+    for tr in fig_json["data"]:
+        if tr.get("mode") == "lines+markers" and tr.get("x"):
+            r = float(tr["marker"]["size"]) / 2 + float(tr["marker"]["line"]["width"]) / 2
+            for x, y in zip(tr["x"], tr["y"]):
+                if x is not None:
+                    px, py = frame.to_px(x, y)
+                    markers.append((f"{tr['name']} marker", Box(px - r, py - r, px + r, py + r)))
+        elif tr.get("name") == "moves-halo" and tr.get("x"):
+            half = float(tr["line"]["width"]) / 2
+            pts = list(zip(tr["x"], tr["y"]))
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                if x0 is not None and x1 is not None:
+                    segments.append(("move line", (*frame.to_px(x0, y0), *frame.to_px(x1, y1)), half))
+    return markers, segments
+
+
+def _segment_meets(seg: tuple[float, float, float, float], half: float, box: Box) -> bool:
+    """True when a line ``2 * half`` px wide from (x0, y0) to (x1, y1) passes over ``box`` (Liang-Barsky clipping)."""
+    x0, y0, x1, y1 = seg
+    left, top, right, bottom = box.left - half, box.top - half, box.right + half, box.bottom + half
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-(x1 - x0), x0 - left), (x1 - x0, right - x0), (-(y1 - y0), y0 - top), (y1 - y0, bottom - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+    return True
 
 
 def _city_boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
@@ -50,17 +113,30 @@ def _city_boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
     cities = next((t for t in fig_json["data"] if t.get("name") == "cities"), None)
     if cities is None:
         return []
-    boxes = city_boxes(cities, frame_of_figure(fig_json))
-    return [(f"city {cities['text'][i // 2]}", b) for i, b in enumerate(boxes)]
+    frame = frame_of_figure(fig_json)
+    out = []
+    for i, text in enumerate(cities["text"]):
+        one = {**cities, "x": [cities["x"][i]], "y": [cities["y"][i]], "text": [text],
+               "textposition": cities["textposition"] if isinstance(cities["textposition"], str) else [cities["textposition"][i]]}
+        out += [(f"city {text}", b) for b in city_boxes(one, frame)]
+    return out
 
 
-def overlaps(fig: Any, cities: bool = True) -> list[tuple[str, str]]:
-    """Pairs of name/badge boxes that intersect, and names or badges over a city's name or marker."""
+def overlaps(fig: Any, cities: bool = True, moves: bool = True) -> list[tuple[str, str]]:
+    """Pairs of name/badge/mark boxes that intersect, and names, badges or marks over a city's name or
+    marker, or over a move's arrowhead or line."""
     data = fig.to_plotly_json()
     boxes = _boxes(data)
-    out = [(a, b) for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if ba.intersects(bb)]
+    def one_mark(a: str, b: str) -> bool:  # a mark's marker and its own text touch where plotly.js puts the text
+        return "#" in a.split(" ")[0] and a.split(" ")[0] == b.split(" ")[0]
+
+    out = [(a, b) for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if ba.intersects(bb) and not one_mark(a, b)]
     if cities:
         out += [(a, c) for a, ba in boxes for c, bc in _city_boxes(data) if ba.intersects(bc)]
+    if moves:
+        markers, segments = _moves(data)
+        out += [(a, m) for a, ba in boxes for m, bm in markers if ba.intersects(bm)]
+        out += [(a, m) for a, ba in boxes for m, seg, half in segments if _segment_meets(seg, half, ba)]
     return out
 
 
@@ -130,6 +206,61 @@ def test_no_name_or_badge_overlaps_another_on_the_vespers_map(size: tuple[int, i
     for old, new in zip(views, views[1:]):
         update_state_map(fig, old, new)
         assert overlaps(fig) == []
+
+
+def _vespers_overlay_views() -> dict[str, Any]:
+    """Moments of the Vespers golden game with the most drawn over the map: two political results at
+    Sicily; a fleet's move with an interception and a battle; two battles in one area (Sicily)."""
+    from medviz.rules.medempires.view import history_view
+
+    h = _history("vespers-1282-seed-1.json.gz")
+    out = {}
+    for name, seq, kinds in (("politics", 275, {"politics"}), ("move-interception-battle", 464, {"move", "interception", "battle"}),
+                             ("two battles", 615, {"battle"})):
+        view = history_view(h, seq)
+        assert kinds <= {o["kind"] for o in view["overlays"]}, (name, view["overlays"])
+        out[name] = view
+    return out
+
+
+@pytest.mark.parametrize("size", [None, (1920, 1080)])
+def test_no_name_badge_or_mark_sits_on_another_nor_on_a_move(size: tuple[int, int] | None) -> None:
+    """Battle stars, interception crosses, political diamonds (with their words) are placed with the names
+    and badges of their area; names, badges and marks keep off the moves' arrows and lines."""
+    kw = {"width": size[0], "height": size[1]} if size else {}
+    for name, view in _vespers_overlay_views().items():
+        fig = state_map(view, **kw)
+        marks = [b for b, _ in _boxes(fig.to_plotly_json()) if " marker " in b]
+        assert marks, name
+        assert overlaps(fig) == [], name
+    # the politics and a battle's moment, stepped to from the set-up as the apps do
+    views = _vespers_views()
+    fig = state_map(views[0])
+    prev = views[0]
+    for view in _vespers_overlay_views().values():
+        update_state_map(fig, prev, view)
+        assert overlaps(fig) == []
+        prev = view
+
+
+def test_marks_at_one_area_stack_apart_and_follow_their_moved_name() -> None:
+    """Two battles in one area: the second star stands above the first; each star sits above its area's name
+    wherever the placement moved that name."""
+    fig = state_map(_vespers_overlay_views()["two battles"])
+    data = fig.to_plotly_json()
+    frame = frame_of_figure(data)
+    battles = next(t for t in data["data"] if t.get("name") == "battles")
+    assert len(battles["x"]) == 2
+    (x0, y0), (x1, y1) = (frame.to_px(x, y) for x, y in zip(battles["x"], battles["y"]))
+    assert abs(x0 - x1) < 0.5 and y0 - y1 >= battles["marker"]["size"]  # the second above the first, clear of it
+    areas = [c[1] for c in battles["customdata"]]
+    labels = next(t for t in data["data"] if t.get("name") == "labels:land")
+    import importlib
+
+    places = importlib.import_module("medviz.viz.state_map")._places_of(fig)
+    land = [a for a, p in places.items() if p.kind == "land"]
+    lx, ly = frame.to_px(labels["x"][land.index(areas[0])], labels["y"][land.index(areas[0])])
+    assert abs(lx - x0) < 0.5 and 0 < ly - y0 < 40  # just above the (placed) name
 
 
 def test_a_small_map_keeps_names_near_their_areas_and_has_fewer_overlaps_than_unplaced() -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
-           "marker_for_top", "place_clusters", "point_text_box", "text_size", "text_top"]
+           "marker_box", "marker_for_top", "place_clusters", "point_text_box", "segment_boxes", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
 BADGE_OUTLINE = 3.0
@@ -101,6 +101,27 @@ def point_text_box(text: str, size: float, position: str = "middle center", mark
     else:
         left = -w / 2
     return Box(left, top, left + w, top + h)
+
+
+def marker_box(size: float, outline: float = 0.0) -> Box:
+    """The box (pixels, relative to its point) of a plotly marker ``size`` px across with an ``outline`` px line."""
+    r = size / 2 + outline / 2
+    return Box(-r, -r, r, r)
+
+
+def segment_boxes(x0: float, y0: float, x1: float, y1: float, half_width: float, step: float = 8.0) -> list[Box]:
+    """Boxes (pixels) that together cover a line from (x0, y0) to (x1, y1) drawn ``2 * half_width`` px wide.
+
+    The line is cut into pieces at most ``step`` px long, each covered by its bounding box grown by
+    ``half_width``: a little more than the line (at most ``step`` px more across a diagonal piece).
+    """
+    n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
+    out = []
+    for k in range(n):
+        ax, ay = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+        bx, by = x0 + (x1 - x0) * (k + 1) / n, y0 + (y1 - y0) * (k + 1) / n
+        out.append(Box(min(ax, bx) - half_width, min(ay, by) - half_width, max(ax, bx) + half_width, max(ay, by) + half_width))
+    return out
 
 
 def marker_for_top(top: float, size: float) -> float:
@@ -218,10 +239,12 @@ class Cluster:
     label_lines: int
     label_size: float
     badges: tuple[tuple[float, float], ...] = ()  # one per row, top to bottom
+    #: Further boxes that move with the name (a battle's star and its text), pixels relative to the label point.
+    marks: tuple[Box, ...] = ()
 
     def boxes(self, badge_size: float) -> list[Box]:
         """The cluster's boxes in pixels relative to its label point (y down)."""
-        out = []
+        out = list(self.marks)
         w, h = self.label
         if w > 0:
             top = text_top(self.label_size, self.label_lines)
@@ -296,7 +319,7 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
                    fixed: Sequence[Box] = ()) -> dict[str, Placed]:
     """Place every cluster where none of its boxes meets another's (nearest free spot to its label point).
 
-    Clusters with badges go first (largest first), then names alone; each takes the nearest
+    Clusters with badges or marks go first (largest first), then names alone; each takes the nearest
     candidate position, inside the map, that meets no box already placed nor a ``fixed`` one
     (city names: pixels of ``frame``). A cluster that finds none within reach (``REACH`` of the
     map's width) stays where its fewest boxes collide, nearest first.
@@ -308,7 +331,7 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
 def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
            fixed: tuple[Box, ...]) -> dict[str, Placed]:
     width, height = frame.size_px
-    order = sorted(clusters, key=lambda c: (not c.badges, -len(c.badges), c.area))
+    order = sorted(clusters, key=lambda c: (not (c.badges or c.marks), -len(c.badges) - len(c.marks), c.area))
     grid = _Grid()
     for b in fixed:
         grid.add(b)

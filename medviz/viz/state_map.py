@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 
 from medviz.engine.errors import MalformedInput, UnknownReference
-from medviz.engine.portrayal import AreaFill, Place, Portrayal, Shades
+from medviz.engine.portrayal import AreaFill, Mark, MarkLayer, Place, Portrayal, Shades
 from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
@@ -39,9 +39,11 @@ from medviz.viz.placement import (
     Placed,
     badge_top,
     frame_of_figure,
+    marker_box,
     marker_for_top,
     place_clusters,
     point_text_box,
+    segment_boxes,
     text_size,
 )
 from medviz.viz.text import plain
@@ -238,11 +240,6 @@ class Plan:
     portrayal: Portrayal | None = None
 
 
-def _half_label(place: Place, style: StateStyle) -> float:
-    """Half the height (px) of an area's name on the map."""
-    return place.lines * (style.label_size + 2) / 2
-
-
 def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
     if area not in places:
         raise UnknownReference(f"the portrayal's {what} names an area not on the map: {area}")
@@ -290,7 +287,8 @@ def city_boxes(cities: Mapping[str, Any], frame: MapFrame) -> tuple[Box, ...]:
     for i, (x, y, text) in enumerate(zip(cities.get("x") or (), cities.get("y") or (), cities.get("text") or ())):
         pos = positions if isinstance(positions, str) else positions[i]
         px, py = frame.to_px(float(x), float(y))
-        out.append(point_text_box(str(text), float(font), str(pos), msize).moved(px, py))
+        if text:
+            out.append(point_text_box(str(text), float(font), str(pos), msize).moved(px, py))
         out.append(Box(px - msize / 2, py - msize / 2, px + msize / 2, py + msize / 2))
     return tuple(out)
 
@@ -317,9 +315,82 @@ def _spilling_names(geo: Any, places: Mapping[str, Place], frame: MapFrame, styl
     return frozenset(out)
 
 
+#: Pixels across a move's arrowheads and start circles, and their white outline.
+PATH_MARKER = 16
+PATH_MARKER_OUTLINE = 1.5
+#: Pixels of a mark's text halo (``HALO``) around its glyphs.
+MARK_HALO = 1.0
+
+
+def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> tuple[Box, ...]:
+    """The boxes (pixels of ``frame``) of the moves drawn over the map: their arrowheads, start circles and
+    lines with their white halo. Names, badges and marks are kept off them."""
+    out: list[Box] = []
+    half = (style.move_width + 4) / 2  # the halo trace is 4 px wider than the line
+    marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
+    for layer in p.paths:
+        for path in layer.paths:
+            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+            out += [marker.moved(x, y) for x, y in pts]
+            for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+                out += segment_boxes(ax, ay, bx, by, half)
+    return tuple(out)
+
+
+def _mark_parts(ml: MarkLayer, mark: Mark, style: StateStyle) -> list[Box]:
+    """A mark's marker and its text (with the halo) as boxes in pixels around the marker's centre."""
+    out = [marker_box(ml.size, ml.outline)]
+    if mark.text:
+        b = point_text_box(mark.text, style.badge_size + 2, ml.text_position, ml.size)
+        out.append(Box(b.left - MARK_HALO, b.top - MARK_HALO, b.right + MARK_HALO, b.bottom + MARK_HALO))
+    return out
+
+
+def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
+                  stacks: Mapping[str, list[Box]]) -> tuple[dict[tuple[int, int], tuple[float, float]], dict[str, list[Box]]]:
+    """Where each mark sits (pixels from its area's label point, y down) and the boxes it adds to its area.
+
+    A mark with ``dy == 0`` sits at the label point (``dx`` px aside); ``dy > 0`` puts it above
+    everything already at the area (its name, badges and earlier marks), ``dy < 0`` below it all: its
+    marker's centre ``|dy|`` px past that edge, and never closer than 1 px to it. Several marks at
+    one area stack in turn.
+    """
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    boxes: dict[str, list[Box]] = {}
+    per_area: dict[str, list[tuple[int, int, MarkLayer, Mark]]] = {}
+    for li, ml in enumerate(p.marks):
+        for mi, mark in enumerate(ml.marks):
+            _place(mark.area, places, f"mark layer {ml.id!r}")
+            per_area.setdefault(mark.area, []).append((li, mi, ml, mark))
+    for area, items in per_area.items():
+        at_area = list(stacks.get(area, ()))
+        added: list[Box] = []
+        for li, mi, ml, mark in sorted(items, key=lambda t: t[3].dy != 0):
+            parts = _mark_parts(ml, mark, style)
+            if mark.dy == 0:
+                oy = 0.0
+            else:
+                r = parts[0].bottom
+                top = min((b.top for b in at_area), default=0.0)
+                bottom = max((b.bottom for b in at_area), default=0.0)
+                gap = max(abs(mark.dy), r + 1)
+                if mark.dy > 0:  # above: clear every part of the mark (its text may stand above the marker)
+                    oy = top - gap - max(0.0, max(b.bottom for b in parts) - r)
+                else:
+                    oy = bottom + gap + max(0.0, -min(b.top for b in parts) - r)
+            offsets[(li, mi)] = (mark.dx, oy)
+            moved = [b.moved(mark.dx, oy) for b in parts]
+            at_area += moved
+            added += moved
+        boxes[area] = added
+    return offsets, boxes
+
+
 def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = ()) -> dict[str, Placed]:
-    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``)."""
+               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = ()
+               ) -> tuple[dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
+    """Where each area's name, badges and marks go so that none overlaps another nor a move's arrow
+    (``medviz.viz.placement``); and where each mark sits from its area's (moved) label point, in pixels."""
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
         for bi, badge in enumerate(group.badges):
@@ -332,7 +403,20 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
         label = text_size(pl.label or plain(pl.name), _label_size(pl.kind, style)) if drawn else (0.0, 0.0)
         stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
         clusters.append(Cluster(a, pl.lon, pl.lat, label, pl.lines if drawn else 0, _label_size(pl.kind, style), stack))
-    return place_clusters(clusters, frame, style.badge_size, fixed)
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    if p.marks:
+        stacks = {c.area: c.boxes(style.badge_size) for c in clusters}
+        offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
+        by_area = {c.area: i for i, c in enumerate(clusters)}
+        for a, extra in mark_boxes.items():
+            if a in by_area:
+                clusters[by_area[a]] = dataclasses.replace(clusters[by_area[a]], marks=tuple(extra))
+            else:
+                pl = places[a]
+                clusters.append(Cluster(a, pl.lon, pl.lat, (0.0, 0.0), 0, _label_size(pl.kind, style), (), tuple(extra)))
+    if p.paths:
+        fixed = fixed + _path_obstacles(p, places, style, frame)
+    return place_clusters(clusters, frame, style.badge_size, fixed), offsets
 
 
 def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
@@ -386,8 +470,9 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed],
     return out
 
 
-def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
-                   frame: MapFrame, placed: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
+def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]]
+                   ) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     halo: dict[str, list[Any]] = {"x": [], "y": []}
     for layer in p.paths:
@@ -409,7 +494,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     if p.paths:
         out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
     dx, dy = 1 / frame.px_x, 1 / frame.px_y  # data units per pixel
-    for ml in p.marks:
+    for li, ml in enumerate(p.marks):
         props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
         if ml.own_colours:
             props["marker.color"] = []
@@ -419,17 +504,12 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             props["customdata"] = []
         for n, mark in enumerate(ml.marks):
             place = _place(mark.area, places, f"mark layer {ml.id!r}")
-            half = _half_label(place, style)
-            # a mark set off from the name follows the name where the placement moved it
-            at = placed.get(mark.area) if (mark.dx or mark.dy) else None
-            x0, y0 = (round(at.x, 4), round(at.y, 4)) if at is not None else (place.lon, place.lat)
-            y = y0
-            if mark.dy > 0:
-                y = y0 + (half + mark.dy) * dy
-            elif mark.dy < 0:
-                y = y0 - (half - mark.dy) * dy
-            props["x"].append(x0 + mark.dx * dx if mark.dx else x0)
-            props["y"].append(y)
+            # a mark goes where the placement moved its area's name (and badges), at its offset from them
+            at = placed.get(mark.area)
+            x0, y0 = (at.x, at.y) if at is not None else (place.lon, place.lat)
+            ox, oy = offsets.get((li, n), (mark.dx, 0.0))
+            props["x"].append(round(x0 + ox * dx, 4))
+            props["y"].append(round(y0 - oy * dy, 4))
             props["text"].append(mark.text)
             props["hovertext"].append(mark.hover)
             if ml.own_colours:
@@ -463,9 +543,9 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
-    placed = _placement(p, places, style, space.frame, rows, space.fixed)
+    placed, offsets = _placement(p, places, style, space.frame, rows, space.fixed)
     overlays = {**_plan_labels(places, placed, fills, space.spills),
-                **_plan_overlays(p, places, style, space.frame, placed)}
+                **_plan_overlays(p, places, style, space.frame, placed, offsets)}
     return Plan(fills, _plan_badges(p, places, style, placed, rows), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
@@ -506,8 +586,8 @@ def _path_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
         traces.append(go.Scatter(
             x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False,
             line={"width": style.move_width, "color": layer.colour},
-            marker={"symbol": [], "size": 16, "angleref": "previous", "color": layer.colour,
-                    "line": {"color": "#ffffff", "width": 1.5}},
+            marker={"symbol": [], "size": PATH_MARKER, "angleref": "previous", "color": layer.colour,
+                    "line": {"color": "#ffffff", "width": PATH_MARKER_OUTLINE}},
             hovertext=[], hoverinfo="text"))
     return traces
 
