@@ -24,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
-           "marker_box", "marker_for_top", "place_clusters", "point_text_box", "segment_boxes", "text_size", "text_top"]
+__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "carried", "frame_of_figure", "label_bottom",
+           "marker_box", "marker_for_top", "place_clusters", "placed_boxes", "point_text_box", "segment_boxes", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
 BADGE_OUTLINE = 3.0
@@ -304,7 +304,7 @@ def _offsets(step: float, reach: float, spacing: float = 4.0, near: float = 48.0
 REACH = 0.18
 #: How much further than ``REACH`` badges and marks may go when no spot within reach is free (names are
 #: dropped instead: the area's hover still names it).
-FURTHER = 2.0
+FURTHER = 3.0
 _OFFSETS = _offsets(3.0, 600.0)
 _DISTANCES = [math.hypot(dx, dy) for dx, dy in _OFFSETS]
 
@@ -343,6 +343,20 @@ class _Grid:
         return False
 
 
+def carried(cluster: Cluster, label: int) -> Cluster:
+    """The cluster with the name it carries (``Placed.label``: 0 its own, k its ``fallbacks[k - 1]``)."""
+    if label == 0:
+        return cluster
+    w, h, n = cluster.fallbacks[label - 1]
+    return dataclasses.replace(cluster, label=(w, h), label_lines=n)
+
+
+def placed_boxes(cluster: Cluster, at: Placed, frame: MapFrame, badge_size: float) -> list[Box]:
+    """The boxes (pixels of ``frame``) of a cluster where the placement put it, with the name it carries."""
+    px, py = frame.to_px(at.x, at.y)
+    return [b.moved(px, py) for b in carried(cluster, at.label).boxes(badge_size)]
+
+
 def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float,
                    fixed: Sequence[Box] = ()) -> dict[str, Placed]:
     """Place every cluster where none of its boxes meets another's (nearest free spot to its label point).
@@ -372,7 +386,7 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
     out: dict[str, Placed] = {}
     for c in order:
         px, py = frame.to_px(c.x, c.y)
-        variants = [c, *(dataclasses.replace(c, label=(w, h), label_lines=n) for w, h, n in c.fallbacks)]
+        variants = [carried(c, k) for k in range(len(c.fallbacks) + 1)]
         for k, v in enumerate(variants):
             last = k == len(variants) - 1
             boxes = [b.moved(px, py) for b in v.boxes(badge_size)]
@@ -383,7 +397,7 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
             hr, hb = max(b[2] for b in parts), max(b[3] for b in parts)
             single = len(parts) == 1
             free = None
-            # a last resort for badges and marks (which are never dropped): twice as far, with a leader line
+            # a last resort for badges and marks (which are never dropped): further, with a leader line
             candidates = within if not last or not (v.badges or v.marks) else further
             # The part that met a placed box at the last candidate, and that box: the next candidate (a few
             # pixels on) most often meets it again, which one comparison tells without the grid.

@@ -40,9 +40,11 @@ from medviz.viz.placement import (
     Placed,
     badge_top,
     frame_of_figure,
+    carried,
     marker_box,
     marker_for_top,
     place_clusters,
+    placed_boxes,
     point_text_box,
     segment_boxes,
     text_size,
@@ -327,7 +329,7 @@ MARK_HALO = 1.0
 
 def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> tuple[Box, ...]:
     """The boxes (pixels of ``frame``) of the moves drawn over the map: their arrowheads, start circles and
-    lines with their white halo. Names, badges and marks are kept off them."""
+    lines with the white halo (the step's marks keep off them)."""
     out: list[Box] = []
     half = (style.move_width + 4) / 2  # the halo trace is 4 px wider than the line
     marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
@@ -427,10 +429,11 @@ def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFra
 def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
                rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
                names: Mapping[str, tuple[str, ...]] | None = None
-               ) -> tuple[dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
-    """Where each area's name, badges and marks go so that none overlaps another nor a move's arrow
-    (``medviz.viz.placement``), which of its ``names`` each area carries (``Placed.label``); and where
-    each mark sits from its area's (moved) label point, in pixels."""
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
+    of its ``names`` each area carries (``Placed.label``); where the marks of each area go (then, around
+    them and off the moves' arrows: a step's marks never move a name); and where each mark sits in its
+    area's marks, in pixels from their point."""
     names = names if names is not None else _name_variants(places, style, frame)
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
@@ -447,20 +450,43 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
         stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
         clusters.append(Cluster(a, pl.lon, pl.lat, (w, h), lines, size, stack,
                                 fallbacks=tuple(variants[1:]), rank=_RANK.get(pl.kind, 3)))
-    offsets: dict[tuple[int, int], tuple[float, float]] = {}
-    if p.marks:
-        stacks = {c.area: c.boxes(style.badge_size) for c in clusters}
-        offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
-        by_area = {c.area: i for i, c in enumerate(clusters)}
-        for a, extra in mark_boxes.items():
-            if a in by_area:
-                clusters[by_area[a]] = dataclasses.replace(clusters[by_area[a]], marks=tuple(extra))
-            else:
-                pl = places[a]
-                clusters.append(Cluster(a, pl.lon, pl.lat, (0.0, 0.0), 0, _label_size(pl.kind, style), (), tuple(extra)))
+    # Names and badges do not step aside for the moves (an arrow starts and ends at label points: every
+    # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
+    # of 2.7 MB for a whole game); the step's marks keep off them.
+    placed = place_clusters(clusters, frame, style.badge_size, fixed)
     if p.paths:
         fixed = fixed + _path_obstacles(p, places, style, frame)
-    return place_clusters(clusters, frame, style.badge_size, fixed), offsets
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    marks_at: dict[str, Placed] = {}
+    if p.marks:
+        # Marks come and go with the steps: placed after the names and badges, which they never move.
+        stacks = {c.area: carried(c, placed[c.area].label).boxes(style.badge_size) for c in clusters}
+        offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
+        taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size))
+        groups = []
+        for a, extra in mark_boxes.items():
+            at = placed.get(a)
+            x, y = (at.x, at.y) if at is not None else (places[a].lon, places[a].lat)
+            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra)))
+        marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
+        placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
+    return placed, marks_at, offsets
+
+
+def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
+                                marks_at: Mapping[str, Placed], frame: MapFrame, style: StateStyle) -> dict[str, Placed]:
+    """Where a step's marks found no free spot (a small, crowded map), the names alone under them are left out:
+    the step's news comes before a name (whose area's hover still says it)."""
+    marked = [b for g in groups for b in placed_boxes(g, marks_at[g.area], frame, style.badge_size)]
+    out = placed
+    for c in clusters:
+        at = placed[c.area]
+        if c.badges or not c.fallbacks or c.fallbacks[-1][0] > 0 or at.label == len(c.fallbacks):
+            continue
+        if any(b.intersects(m) for b in placed_boxes(c, at, frame, style.badge_size) for m in marked):
+            out = dict(out) if out is placed else out
+            out[c.area] = dataclasses.replace(at, label=len(c.fallbacks), leader=None)
+    return out
 
 
 def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle, placed: Mapping[str, Placed],
@@ -488,8 +514,10 @@ AWAY_INK = "#2b2118"
 
 
 def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fills: Mapping[str, AreaFill],
-                 spills: frozenset[str], names: Mapping[str, tuple[str, ...]]) -> dict[str, dict[str, Any]]:
-    """The names' texts and positions (one trace per kind of area), land names' colours, and the leader lines."""
+                 spills: frozenset[str], names: Mapping[str, tuple[str, ...]],
+                 marks_at: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
+    """The names' texts and positions (one trace per kind of area), land names' colours, and the leader
+    lines (to names and badges, then to marks)."""
     out: dict[str, dict[str, Any]] = {}
     for kind in LABELLED_KINDS:
         xs, ys, inks, texts = [], [], [], []
@@ -510,8 +538,7 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fill
             out[f"labels:{kind}"] = {"x": xs, "y": ys, "text": texts, "textfont.color": inks}
     lx: list[float | None] = []
     ly: list[float | None] = []
-    for a in places:
-        at = placed.get(a)
+    for at in [*(placed.get(a) for a in places), *(marks_at.get(a) for a in places)]:
         if at is not None and at.leader is not None:
             x0, y0, x1, y1 = at.leader
             lx += [round(x0, 4), round(x1, 4), None]
@@ -554,7 +581,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             props["customdata"] = []
         for n, mark in enumerate(ml.marks):
             place = _place(mark.area, places, f"mark layer {ml.id!r}")
-            # a mark goes where the placement moved its area's name (and badges), at its offset from them
+            # a mark goes where the placement put its area's marks (by its name and badges), at its place among them
             at = placed.get(mark.area)
             x0, y0 = (at.x, at.y) if at is not None else (place.lon, place.lat)
             ox, oy = offsets.get((li, n), (mark.dx, 0.0))
@@ -594,9 +621,9 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
     names = _name_variants(places, style, space.frame)
-    placed, offsets = _placement(p, places, style, space.frame, rows, space.fixed, names)
-    overlays = {**_plan_labels(places, placed, fills, space.spills, names),
-                **_plan_overlays(p, places, style, space.frame, placed, offsets)}
+    placed, marks_at, offsets = _placement(p, places, style, space.frame, rows, space.fixed, names)
+    overlays = {**_plan_labels(places, placed, fills, space.spills, names, marks_at),
+                **_plan_overlays(p, places, style, space.frame, marks_at, offsets)}
     return Plan(fills, _plan_badges(p, places, style, placed, rows, names), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
