@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "carried", "frame_of_figure", "label_bottom",
+__all__ = ["BADGE_OUTLINE", "REACH", "SYMBOL_REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "carried", "frame_of_figure", "label_bottom",
            "marker_box", "marker_for_top", "place_clusters", "placed_boxes", "point_text_box", "segment_boxes", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
@@ -104,9 +104,14 @@ def point_text_box(text: str, size: float, position: str = "middle center", mark
     return Box(left, top, left + w, top + h)
 
 
-def marker_box(size: float, outline: float = 0.0) -> Box:
+#: How far a plotly.js marker symbol reaches from its point, in half its ``size`` (plotly.js
+#: ``symbol_defs``: a star's points 1.4, a diamond's 1.3, an x's arms 1.13; a circle or square 1).
+SYMBOL_REACH = {"star": 1.4, "star-diamond": 1.4, "diamond": 1.3, "x": 1.15}
+
+
+def marker_box(size: float, outline: float = 0.0, symbol: str = "circle") -> Box:
     """The box (pixels, relative to its point) of a plotly marker ``size`` px across with an ``outline`` px line."""
-    r = size / 2 + outline / 2
+    r = SYMBOL_REACH.get(symbol, 1.0) * size / 2 + outline / 2
     return Box(-r, -r, r, r)
 
 

@@ -344,7 +344,7 @@ def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle
 
 def _mark_parts(ml: MarkLayer, mark: Mark, style: StateStyle) -> list[Box]:
     """A mark's marker and its text (with the halo) as boxes in pixels around the marker's centre."""
-    out = [marker_box(ml.size, ml.outline)]
+    out = [marker_box(ml.size, ml.outline, mark.symbol or ml.symbol)]
     if mark.text:
         b = point_text_box(mark.text, style.badge_size + 2, ml.text_position, ml.size)
         out.append(Box(b.left - MARK_HALO, b.top - MARK_HALO, b.right + MARK_HALO, b.bottom + MARK_HALO))
