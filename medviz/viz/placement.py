@@ -289,17 +289,18 @@ def _offsets(step: float, reach: float, spacing: float = 4.0, near: float = 48.0
     """Candidate moves (pixels), nearest first; at equal distance sideways, then down, then up.
 
     Rings ``step`` px apart with a candidate every ``spacing`` px of each, up to ``near`` px; further
-    out (where a cluster goes only when nothing nearer is free) twice as far apart both ways.
+    out (where a cluster goes only when nothing nearer is free) twice as far apart both ways, and
+    beyond three times ``near`` four times.
     """
     out = [(0.0, 0.0)]
     r = step
     while r <= reach:
-        gap = spacing if r <= near else 2 * spacing
-        n = max(8, int(2 * math.pi * r / gap))
+        coarse = 1 if r <= near else 2 if r <= 3 * near else 4
+        n = max(8, int(2 * math.pi * r / (spacing * coarse)))
         for k in range(n):
             a = 2 * math.pi * k / n
             out.append((round(r * math.cos(a), 3), round(r * math.sin(a), 3)))
-        r += step if r < near else 2 * step
+        r += step * coarse
     return sorted(out, key=lambda o: (round(math.hypot(*o), 3), abs(o[1]) > abs(o[0]), o[1] < 0, o))
 
 
