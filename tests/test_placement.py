@@ -1,7 +1,10 @@
-"""Names and badges on the map never overlap: every box, computed from the figure as data at the default size."""
+"""Names, badges and marks on the map never overlap one another, and marks never sit on a move's arrow:
+every box, computed from the figure as data (``fig.to_plotly_json()``) at the default size and at the
+sizes the apps draw."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
 from pathlib import Path
@@ -10,19 +13,31 @@ from typing import Any
 import pytest
 
 from medviz.engine import History
-from medviz.viz.placement import Box, MapFrame, MapSpace, badge_top, frame_of_figure, text_size, text_top
-from medviz.viz.state_map import city_boxes, state_map, update_state_map
+from medviz.viz.placement import (
+    Box,
+    MapFrame,
+    MapSpace,
+    badge_top,
+    frame_of_figure,
+    marker_box,
+    point_text_box,
+    text_size,
+    text_top,
+)
+from medviz.viz.state_map import city_boxes, shown_portrayal, state_map, update_state_map
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTLINE = 3.0  # the badge's outline (state_map draws a 3 px solid text-shadow)
 
 
 def _boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
-    """Every area name and badge of a state map as a pixel box, read from ``fig.to_plotly_json()`` alone.
+    """Every area name, badge and mark of a state map as a pixel box, read from ``fig.to_plotly_json()`` alone.
 
     Names are centred on their point (``textposition="middle center"``); a badge's text hangs under
     its invisible marker (``"bottom center"``), outlined 3 px; ``text_top`` is where plotly.js puts
-    a text's top (checked against chromium's boxes in tests/browser/test_map_placement.py).
+    a text's top (checked against chromium's boxes in tests/browser/test_map_placement.py). A mark
+    (a battle's star, an interception's cross, a card's square) is its marker (size and outline) and
+    its text beside it (``point_text_box`` at the trace's ``textposition``, 1 px of halo).
     """
     frame = frame_of_figure(fig_json)
     out = []
@@ -31,6 +46,8 @@ def _boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
         if name.startswith("labels:"):
             size = float(tr["textfont"]["size"])
             for x, y, text in zip(tr["x"], tr["y"], tr["text"]):
+                if not text:  # a name left out (no room for it on a small map)
+                    continue
                 w, h = text_size(text, size)
                 px, py = frame.to_px(x, y)
                 top = py + text_top(size, text.count("<br>") + 1)
@@ -42,7 +59,60 @@ def _boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
                 px, py = frame.to_px(x, y)
                 top = py + text_top(size, 1, gap, below=True) - OUTLINE
                 out.append((f"{name} {text}", Box(px - w / 2 - OUTLINE, top, px + w / 2 + OUTLINE, top + h + 2 * OUTLINE)))
+        elif tr.get("mode") == "markers+text" and name != "cities" and tr.get("x"):
+            size = float(tr["textfont"]["size"])
+            msize = float(tr["marker"]["size"])
+            outline = float((tr["marker"].get("line") or {}).get("width") or 0)
+            symbols = tr["marker"].get("symbol") or "circle"
+            for i, (x, y, text) in enumerate(zip(tr["x"], tr["y"], tr["text"])):
+                px, py = frame.to_px(x, y)
+                symbol = symbols if isinstance(symbols, str) else symbols[i]
+                out.append((f"{name}#{i} marker {text}", marker_box(msize, outline, symbol).moved(px, py)))
+                if text:
+                    b = point_text_box(text, size, tr["textposition"], msize).moved(px, py)
+                    out.append((f"{name}#{i} {text}", Box(b.left - 1, b.top - 1, b.right + 1, b.bottom + 1)))
     return out
+
+
+def _moves(fig_json: dict[str, Any]) -> tuple[list[tuple[str, Box]], list[tuple[str, tuple[float, float, float, float], float]]]:
+    """The moves drawn over the map: their arrowheads and start circles (boxes) and their lines with the
+    white halo under them (segments in pixels, and half the halo's width)."""
+    frame = frame_of_figure(fig_json)
+    markers, segments = [], []
+    for tr in fig_json["data"]:
+        if tr.get("mode") == "lines+markers" and tr.get("x"):
+            r = float(tr["marker"]["size"]) / 2 + float(tr["marker"]["line"]["width"]) / 2
+            for x, y in zip(tr["x"], tr["y"]):
+                if x is not None:
+                    px, py = frame.to_px(x, y)
+                    markers.append((f"{tr['name']} marker", Box(px - r, py - r, px + r, py + r)))
+        elif tr.get("name") == "moves-halo" and tr.get("x"):
+            half = float(tr["line"]["width"]) / 2
+            pts = list(zip(tr["x"], tr["y"]))
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                if x0 is not None and x1 is not None:
+                    segments.append(("move line", (*frame.to_px(x0, y0), *frame.to_px(x1, y1)), half))
+    return markers, segments
+
+
+def _segment_meets(seg: tuple[float, float, float, float], half: float, box: Box) -> bool:
+    """True when a line ``2 * half`` px wide from (x0, y0) to (x1, y1) passes over ``box`` (Liang-Barsky clipping)."""
+    x0, y0, x1, y1 = seg
+    left, top, right, bottom = box.left - half, box.top - half, box.right + half, box.bottom + half
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-(x1 - x0), x0 - left), (x1 - x0, right - x0), (-(y1 - y0), y0 - top), (y1 - y0, bottom - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+    return True
 
 
 def _city_boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
@@ -50,17 +120,31 @@ def _city_boxes(fig_json: dict[str, Any]) -> list[tuple[str, Box]]:
     cities = next((t for t in fig_json["data"] if t.get("name") == "cities"), None)
     if cities is None:
         return []
-    boxes = city_boxes(cities, frame_of_figure(fig_json))
-    return [(f"city {cities['text'][i // 2]}", b) for i, b in enumerate(boxes)]
+    frame = frame_of_figure(fig_json)
+    out = []
+    for i, text in enumerate(cities["text"]):
+        one = {**cities, "x": [cities["x"][i]], "y": [cities["y"][i]], "text": [text],
+               "textposition": cities["textposition"] if isinstance(cities["textposition"], str) else [cities["textposition"][i]]}
+        out += [(f"city {text}", b) for b in city_boxes(one, frame)]
+    return out
 
 
-def overlaps(fig: Any, cities: bool = True) -> list[tuple[str, str]]:
-    """Pairs of name/badge boxes that intersect, and names or badges over a city's name or marker."""
+def overlaps(fig: Any, cities: bool = True, moves: bool = True) -> list[tuple[str, str]]:
+    """Pairs of name/badge/mark boxes that intersect, names, badges or marks over a city's name or marker,
+    and marks over a move's arrowhead or line."""
     data = fig.to_plotly_json()
     boxes = _boxes(data)
-    out = [(a, b) for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if ba.intersects(bb)]
+    def one_mark(a: str, b: str) -> bool:  # a mark's marker and its own text touch where plotly.js puts the text
+        return "#" in a.split(" ")[0] and a.split(" ")[0] == b.split(" ")[0]
+
+    out = [(a, b) for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if ba.intersects(bb) and not one_mark(a, b)]
     if cities:
         out += [(a, c) for a, ba in boxes for c, bc in _city_boxes(data) if ba.intersects(bc)]
+    if moves:  # the step's marks keep off the moves (names and badges do not step aside for them)
+        markers, segments = _moves(data)
+        marks = [(a, ba) for a, ba in boxes if "#" in a.split(" ")[0]]
+        out += [(a, m) for a, ba in marks for m, bm in markers if ba.intersects(bm)]
+        out += [(a, m) for a, ba in marks for m, seg, half in segments if _segment_meets(seg, half, ba)]
     return out
 
 
@@ -132,33 +216,148 @@ def test_no_name_or_badge_overlaps_another_on_the_vespers_map(size: tuple[int, i
         assert overlaps(fig) == []
 
 
-def test_a_small_map_keeps_names_near_their_areas_and_has_fewer_overlaps_than_unplaced() -> None:
-    """At 1280x720 not every name fits within reach: none moves further than REACH, and fewer collide."""
+def _vespers_overlay_views() -> dict[str, Any]:
+    """Moments of the Vespers golden game with the most drawn over the map: two political results at
+    Sicily; a fleet's move with an interception and a battle; two battles in one area (Sicily)."""
+    from medviz.rules.medempires.view import history_view
+
+    h = _history("vespers-1282-seed-1.json.gz")
+    out = {}
+    for name, seq, kinds in (("politics", 275, {"politics"}), ("move-interception-battle", 464, {"move", "interception", "battle"}),
+                             ("two battles", 615, {"battle"})):
+        view = history_view(h, seq)
+        assert kinds <= {o["kind"] for o in view["overlays"]}, (name, view["overlays"])
+        out[name] = view
+    return out
+
+
+@pytest.mark.parametrize("size", [None, (1920, 1080)])
+def test_no_name_badge_or_mark_sits_on_another_and_no_mark_on_a_move(size: tuple[int, int] | None) -> None:
+    """Battle stars, interception crosses, political diamonds (with their words) are placed by the names
+    and badges of their area, off every other box and off the moves' arrows and lines."""
+    kw = {"width": size[0], "height": size[1]} if size else {}
+    for name, view in _vespers_overlay_views().items():
+        fig = state_map(view, **kw)
+        marks = [b for b, _ in _boxes(fig.to_plotly_json()) if " marker " in b]
+        assert marks, name
+        assert overlaps(fig) == [], name
+    # the politics and a battle's moment, stepped to from the set-up as the apps do
+    views = _vespers_views()
+    fig = state_map(views[0])
+    prev = views[0]
+    for view in _vespers_overlay_views().values():
+        update_state_map(fig, prev, view)
+        assert overlaps(fig) == []
+        prev = view
+
+
+def test_marks_at_one_area_stack_apart_and_follow_their_moved_name() -> None:
+    """Two battles in one area: the second star stands above the first; the stars sit above their area's name
+    wherever the placement moved that name (marks are placed after names and badges, never moving them)."""
+    fig = state_map(_vespers_overlay_views()["two battles"])
+    data = fig.to_plotly_json()
+    frame = frame_of_figure(data)
+    battles = next(t for t in data["data"] if t.get("name") == "battles")
+    assert len(battles["x"]) == 2
+    (x0, y0), (x1, y1) = (frame.to_px(x, y) for x, y in zip(battles["x"], battles["y"]))
+    assert abs(x0 - x1) < 0.5 and y0 - y1 >= battles["marker"]["size"]  # the second above the first, clear of it
+    areas = [c[1] for c in battles["customdata"]]
+    labels = next(t for t in data["data"] if t.get("name") == "labels:land")
     import importlib
 
+    places = importlib.import_module("medviz.viz.state_map")._places_of(fig)
+    land = [a for a, p in places.items() if p.kind == "land"]
+    lx, ly = frame.to_px(labels["x"][land.index(areas[0])], labels["y"][land.index(areas[0])])
     from medviz.viz.placement import REACH
 
-    sm = importlib.import_module("medviz.viz.state_map")
-    view = _vespers_views()[2]
-    fig = state_map(view, width=1280, height=720)
-    placed = sm._facts_of(fig).last_plan
-    frame = sm._facts_of(fig).space.frame
-    places = sm._places_of(fig)
-    labels = next(t for t in fig.data if t.name == "labels:land")
-    land = [a for a, p in places.items() if p.kind == "land"]
-    for a, x, y in zip(land, labels.x, labels.y):
-        dx, dy = (x - places[a].lon) * frame.px_x, (y - places[a].lat) * frame.px_y
-        assert (dx * dx + dy * dy) ** 0.5 <= REACH * frame.size_px[0] + 0.5, a
-    assert placed is not None
-    crowded = overlaps(fig)
-    for tr in fig.data:  # the same map with every name and badge back at its label point
-        if (tr.name or "").startswith("labels:"):
-            pts = [p for p in places.values() if p.kind == tr.name.split(":")[1]]
-            tr.x, tr.y = [p.lon for p in pts], [p.lat for p in pts]
-    for g in placed.portrayal.badges:
-        tr = next(t for t in fig.data if t.name == g.id)
-        tr.x, tr.y = [places[b.area].lon for b in g.badges], [places[b.area].lat for b in g.badges]
-    assert len(crowded) < len(overlaps(fig)) / 3, (len(crowded), len(overlaps(fig)))
+    assert ((lx - x0) ** 2 + (ly - y0) ** 2) ** 0.5 < REACH * frame.size_px[0]  # by the (placed) name, where there is room
+
+
+#: The map figure's size as the apps lay it out (medviz.apps.fit.ScreenFit: 560 to 750 px tall, laid out
+#: 1200 px wide and fitted by the browser to the column it has, the same or wider; below 560 px of room it is
+#: laid out 560 tall and scaled down whole, which keeps its layout), in a browser window of:
+APP_SIZES = {
+    "1280x720, JupyterLab's side bar open": (1200, 560),
+    "1280x720, full screen": (1256, 580),
+    "1920x1080, JupyterLab's side bar open": (1500, 750),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _maps_views() -> dict[str, tuple[Any, list[Any]]]:
+    """Moments of the four maps the state map draws: Vespers (set-up, politics, a fleet's move with an
+    interception and a battle, two battles, the end), the standard game, Medieval, Empire's Revolt."""
+    from medviz.engine import get_ruleset, play
+    from medviz.engine.policy import RandomPolicy
+    from medviz.rules.empires_revolt.players import HeuristicPolicy as RevoltPlayer
+    from medviz.rules.empires_revolt.ruleset import RULESET as REVOLT
+    from medviz.rules.medempires.view import history_view
+    from medviz.rules.medieval_xiii.players import HeuristicPolicy
+
+    vespers = _vespers_views()
+    standard = _history("standard-seed-1.json.gz")
+    medieval = get_ruleset("medieval-xiii")
+    game = play(medieval, "four-players", {}, seed=3,
+                players={s: HeuristicPolicy.from_spec(str(i)) for i, s in enumerate("ABCD")})
+    revolt = play(REVOLT, "conquest-3", {}, seed=4, players={"A": RevoltPlayer(), "B": RandomPolicy(41), "C": RevoltPlayer()})
+    takes = [e.seq for e in revolt.events if getattr(e, "change", None) == "er-take"]
+    return {
+        "vespers": (None, [vespers[0], *_vespers_overlay_views().values(), vespers[-1]]),
+        "standard": (None, [history_view(standard, seq) for seq in (len(standard.events) // 2, len(standard.events) - 1)]),
+        "medieval": (medieval, [medieval.view_at(game, seq) for seq in (-1, 80, len(game) // 2, len(game) - 1)]),
+        "empires-revolt": (REVOLT, [REVOLT.view_at(revolt, seq) for seq in (-1, takes[0], takes[len(takes) // 2], len(revolt) - 1)]),
+    }
+
+
+@pytest.mark.parametrize("window", list(APP_SIZES))
+@pytest.mark.parametrize("game", ["vespers", "standard", "medieval", "empires-revolt"])
+def test_no_name_badge_or_mark_overlaps_at_the_sizes_the_apps_draw(game: str, window: str) -> None:
+    """Where the map is small (Medieval's 92 long names at 560 px) names are written short ("England" for
+    "England (South-East)") or, with no room within reach, left out; badges and marks never are."""
+    width, height = APP_SIZES[window]
+    ruleset, views = _maps_views()[game]
+    for i, view in enumerate(views):
+        fig = state_map(view, width=width, height=height, ruleset=ruleset)
+        assert overlaps(fig) == [], (game, window, i)
+        data = fig.to_plotly_json()
+        shown = [b for b, _ in _boxes(data)]
+        portrayal = shown_portrayal(fig)
+        assert portrayal is not None
+        badges = sum(len(g.badges) for g in portrayal.badges)
+        marks = sum(len(ml.marks) for ml in portrayal.marks if ml.id != "cities")  # (Empire's Revolt's cities: base map)
+        assert sum(1 for b in shown if " marker " in b) == marks, (game, window, i)
+        assert sum(1 for t in data["data"] if t.get("textposition") == "bottom center" for _ in t.get("x") or ()) == badges
+        names = [x for t in data["data"] if (t.get("name") or "").startswith("labels:") for x in t["text"]]
+        assert sum(1 for x in names if x) >= 0.8 * len(names), (game, window, i)  # few names left out (Medieval: 15 of 92)
+
+
+def test_short_names_on_a_crowded_small_map_and_full_names_at_the_default_size() -> None:
+    medieval, views = _maps_views()["medieval"]
+    small = state_map(views[2], width=1200, height=560, ruleset=medieval)
+    default = state_map(views[2], ruleset=medieval)
+
+    def land_names(fig: Any) -> list[str]:
+        return list(next(t for t in fig.data if t.name == "labels:land").text)
+
+    assert "England<br>(South-East)" in land_names(default)
+    assert "England<br>(South-East)" not in land_names(small) and "England" in land_names(small)
+    assert all("(" not in x for x in land_names(small))
+    vespers = state_map(_vespers_views()[2], width=1200, height=560)  # a map with fewer, shorter names keeps them
+    assert sum(1 for x in land_names(vespers) if "(" in x) >= 4
+
+
+@pytest.mark.parametrize("planned,drawn", [((1200, 560), (1000, 560)), ((1200, 560), (1500, 560)), ((1200, 750), (1500, 750))])
+def test_a_placement_holds_when_the_browser_draws_the_map_wider(planned: tuple[int, int], drawn: tuple[int, int]) -> None:
+    """A responsive figure is planned for its layout size and drawn as wide as its column: no wider map
+    brings two boxes together (positions spread, boxes keep their pixel size). (Narrower than planned at
+    750 px tall, the map shrinks and they would: the app must plan for the column's width then.)"""
+    ruleset, views = _maps_views()["medieval"]
+    fig = state_map(views[2], width=planned[0], height=planned[1], ruleset=ruleset)
+    data = fig.to_plotly_json()
+    data["layout"]["width"] = drawn[0]
+    assert frame_of_figure(data).px_x >= frame_of_figure(fig.to_plotly_json()).px_x - 1e-9
+    wider = type(fig)(data)
+    assert overlaps(wider) == []
 
 
 def test_no_name_or_badge_overlaps_another_on_the_standard_map() -> None:
@@ -180,3 +379,40 @@ def test_no_name_or_badge_overlaps_another_on_medieval_maps() -> None:
         fig = state_map(view, ruleset=rs)
         assert overlaps(fig) == []
         assert any(t.name.startswith("labels:") for t in fig.data)
+
+
+@pytest.mark.parametrize("size", [(1200, 560), (1256, 580), (1500, 750), (1600, 1000), (1920, 1080), (900, 560)])
+def test_the_title_fits_the_figure_width_and_the_top_margin(size: tuple[int, int]) -> None:
+    """Every line of the title, estimated with the placement's text measure, ends inside the figure and stands
+    above the map; a long title (the Vespers end: who won and why) is drawn smaller or on two lines, every
+    word of it kept."""
+    import html
+    import re
+
+    from medviz.viz.placement import LINE_SPACING
+
+    width, height = size
+    seen_two_lines = False
+    for game, (ruleset, views) in _maps_views().items():
+        fig = state_map(views[0], ruleset=ruleset, width=width, height=height)
+        for old, view in ((None, views[0]), (views[0], views[-1])):
+            if old is not None:  # stepped to the end as the apps do: the same title as a fresh drawing
+                update_state_map(fig, old, view)
+                fresh = state_map(view, ruleset=ruleset, width=width, height=height).layout.title
+                assert (fig.layout.title.text, fig.layout.title.font.size, fig.layout.title.y) == (fresh.text, fresh.font.size, fresh.y)
+            title = fig.layout.title
+            lines = title.text.split("<br>")
+            size_px = title.font.size
+            assert len(lines) <= 2 and size_px >= 15, (game, title.text)
+            for line in lines:
+                assert title.x * width + text_size(line, size_px)[0] <= width, (game, size, line)
+            top = (1 - title.y) * height - LINE_SPACING * size_px * (len(lines) - 1)
+            assert 0 <= top and top + text_size(title.text, size_px)[1] <= fig.layout.margin.t + 2, (game, size, top)
+            portrayal = shown_portrayal(fig)
+            assert portrayal is not None
+            words = html.unescape(re.sub(r"<[^>]*>", " ", title.text)).split()
+            full = html.unescape(re.sub(r"<[^>]*>", " ", f"{portrayal.title} {portrayal.subtitle}")).split()
+            assert words == full or (words[-1] == "…" and words[:-1] == full[:len(words) - 1]), (game, size)
+            seen_two_lines |= len(lines) == 2
+    if width <= 1200:
+        assert seen_two_lines  # the Vespers end's title

@@ -15,6 +15,7 @@ is deterministic and needs no browser. Text widths come from the font size and t
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import html
 import math
@@ -23,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BADGE_OUTLINE", "REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "frame_of_figure", "label_bottom",
-           "marker_for_top", "place_clusters", "point_text_box", "text_size", "text_top"]
+__all__ = ["BADGE_OUTLINE", "REACH", "SYMBOL_REACH", "Box", "Cluster", "MapFrame", "MapSpace", "Placed", "badge_top", "carried", "frame_of_figure", "label_bottom",
+           "marker_box", "marker_for_top", "place_clusters", "placed_boxes", "point_text_box", "segment_boxes", "text_size", "text_top"]
 
 #: Pixels of solid outline drawn around a badge's glyphs (``state_map._outline(colour, 3)``).
 BADGE_OUTLINE = 3.0
@@ -101,6 +102,32 @@ def point_text_box(text: str, size: float, position: str = "middle center", mark
     else:
         left = -w / 2
     return Box(left, top, left + w, top + h)
+
+
+#: How far a plotly.js marker symbol reaches from its point, in half its ``size`` (plotly.js
+#: ``symbol_defs``: a star's points 1.4, a diamond's 1.3, an x's arms 1.13; a circle or square 1).
+SYMBOL_REACH = {"star": 1.4, "star-diamond": 1.4, "diamond": 1.3, "x": 1.15}
+
+
+def marker_box(size: float, outline: float = 0.0, symbol: str = "circle") -> Box:
+    """The box (pixels, relative to its point) of a plotly marker ``size`` px across with an ``outline`` px line."""
+    r = SYMBOL_REACH.get(symbol, 1.0) * size / 2 + outline / 2
+    return Box(-r, -r, r, r)
+
+
+def segment_boxes(x0: float, y0: float, x1: float, y1: float, half_width: float, step: float = 8.0) -> list[Box]:
+    """Boxes (pixels) that together cover a line from (x0, y0) to (x1, y1) drawn ``2 * half_width`` px wide.
+
+    The line is cut into pieces at most ``step`` px long, each covered by its bounding box grown by
+    ``half_width``: a little more than the line (at most ``step`` px more across a diagonal piece).
+    """
+    n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
+    out = []
+    for k in range(n):
+        ax, ay = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+        bx, by = x0 + (x1 - x0) * (k + 1) / n, y0 + (y1 - y0) * (k + 1) / n
+        out.append(Box(min(ax, bx) - half_width, min(ay, by) - half_width, max(ax, bx) + half_width, max(ay, by) + half_width))
+    return out
 
 
 def marker_for_top(top: float, size: float) -> float:
@@ -204,7 +231,9 @@ def label_bottom(label_lines: int, label_size: float) -> float:
 def badge_top(label_lines: int, label_size: float, badge_size: float, row: int) -> float:
     """Pixels from the label point down to the top of the ``row``-th badge's text under an area name."""
     row_h = badge_size * LINE_BOX + 2 * BADGE_OUTLINE + ROW_GAP
-    return label_bottom(label_lines, label_size) + BADGE_GAP + BADGE_OUTLINE + row * row_h
+    # plotly.js puts a "bottom center" text at least this far below its point (an invisible marker of size 0)
+    first = max(label_bottom(label_lines, label_size) + BADGE_GAP + BADGE_OUTLINE, text_top(badge_size, 1, 0.0, below=True))
+    return first + row * row_h
 
 
 @dataclass(frozen=True)
@@ -218,10 +247,17 @@ class Cluster:
     label_lines: int
     label_size: float
     badges: tuple[tuple[float, float], ...] = ()  # one per row, top to bottom
+    #: Further boxes that move with the name (a battle's star and its text), pixels relative to the label point.
+    marks: tuple[Box, ...] = ()
+    #: Names to carry instead, in turn, where the cluster finds no free spot within reach: (width, height,
+    #: lines) of a shorter name, (0, 0, 0) for none (the area's hover still names it).
+    fallbacks: tuple[tuple[float, float, int], ...] = ()
+    #: Among clusters of names alone, lower ranks are placed first (land names before seas').
+    rank: int = 0
 
     def boxes(self, badge_size: float) -> list[Box]:
         """The cluster's boxes in pixels relative to its label point (y down)."""
-        out = []
+        out = list(self.marks)
         w, h = self.label
         if w > 0:
             top = text_top(self.label_size, self.label_lines)
@@ -240,6 +276,8 @@ class Placed:
     y: float
     leader: tuple[float, float, float, float] | None  # from the label point to the cluster's edge
     moved: float = 0.0  # pixels from the label point
+    #: Which name it carries: 0 the cluster's own, k its ``fallbacks[k - 1]`` (a shorter name, or none).
+    label: int = 0
 
     @property
     def away(self) -> bool:
@@ -247,16 +285,22 @@ class Placed:
         return self.moved > LEADER_AFTER
 
 
-def _offsets(step: float, reach: float, spacing: float = 4.0) -> list[tuple[float, float]]:
-    """Candidate moves (pixels), nearest first; at equal distance sideways, then down, then up."""
+def _offsets(step: float, reach: float, spacing: float = 4.0, near: float = 48.0) -> list[tuple[float, float]]:
+    """Candidate moves (pixels), nearest first; at equal distance sideways, then down, then up.
+
+    Rings ``step`` px apart with a candidate every ``spacing`` px of each, up to ``near`` px; further
+    out (where a cluster goes only when nothing nearer is free) twice as far apart both ways, and
+    beyond three times ``near`` four times.
+    """
     out = [(0.0, 0.0)]
     r = step
     while r <= reach:
-        n = max(8, int(2 * math.pi * r / spacing))
+        coarse = 1 if r <= near else 2 if r <= 3 * near else 4
+        n = max(8, int(2 * math.pi * r / (spacing * coarse)))
         for k in range(n):
             a = 2 * math.pi * k / n
             out.append((round(r * math.cos(a), 3), round(r * math.sin(a), 3)))
-        r += step
+        r += step * coarse
     return sorted(out, key=lambda o: (round(math.hypot(*o), 3), abs(o[1]) > abs(o[0]), o[1] < 0, o))
 
 
@@ -264,7 +308,10 @@ def _offsets(step: float, reach: float, spacing: float = 4.0) -> list[tuple[floa
 #: on a 1340 px map, 86 px on a 480 px thumbnail): further, a name would be read as a neighbour's.
 #: On a map too small for every name some stay overlapping.
 REACH = 0.18
-_OFFSETS = _offsets(3.0, 300.0)
+#: How much further than ``REACH`` badges and marks may go when no spot within reach is free (names are
+#: dropped instead: the area's hover still names it).
+FURTHER = 3.0
+_OFFSETS = _offsets(3.0, 600.0)
 _DISTANCES = [math.hypot(dx, dy) for dx, dy in _OFFSETS]
 
 
@@ -281,6 +328,16 @@ class _Grid:
             for j in range(math.floor(b.top / c), math.floor(b.bottom / c) + 1):
                 self.cells.setdefault((i, j), []).append(t)
 
+    def hit(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float] | None:
+        """A placed box (as a tuple) that the box (left, top, right, bottom) meets, or None (``hits``)."""
+        c, cells, cl, floor = self.cell, self.cells, CLEARANCE, math.floor
+        for i in range(floor(left / c), floor(right / c) + 1):
+            for j in range(floor(top / c), floor(bottom / c) + 1):
+                for o in cells.get((i, j), ()):
+                    if left < o[2] + cl and o[0] < right + cl and top < o[3] + cl and o[1] < bottom + cl:
+                        return o
+        return None
+
     def hits(self, left: float, top: float, right: float, bottom: float) -> bool:
         """True when the box (left, top, right, bottom) meets a placed one (``Box.intersects`` with CLEARANCE)."""
         c, cells, cl, floor = self.cell, self.cells, CLEARANCE, math.floor
@@ -292,14 +349,30 @@ class _Grid:
         return False
 
 
+def carried(cluster: Cluster, label: int) -> Cluster:
+    """The cluster with the name it carries (``Placed.label``: 0 its own, k its ``fallbacks[k - 1]``)."""
+    if label == 0:
+        return cluster
+    w, h, n = cluster.fallbacks[label - 1]
+    return dataclasses.replace(cluster, label=(w, h), label_lines=n)
+
+
+def placed_boxes(cluster: Cluster, at: Placed, frame: MapFrame, badge_size: float) -> list[Box]:
+    """The boxes (pixels of ``frame``) of a cluster where the placement put it, with the name it carries."""
+    px, py = frame.to_px(at.x, at.y)
+    return [b.moved(px, py) for b in carried(cluster, at.label).boxes(badge_size)]
+
+
 def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: float,
                    fixed: Sequence[Box] = ()) -> dict[str, Placed]:
     """Place every cluster where none of its boxes meets another's (nearest free spot to its label point).
 
-    Clusters with badges go first (largest first), then names alone; each takes the nearest
-    candidate position, inside the map, that meets no box already placed nor a ``fixed`` one
-    (city names: pixels of ``frame``). A cluster that finds none within reach (``REACH`` of the
-    map's width) stays where its fewest boxes collide, nearest first.
+    Clusters with badges or marks go first (largest first), then names alone (by ``rank``); each takes
+    the nearest candidate position, inside the map, that meets no box already placed nor a ``fixed``
+    one (city names, moves: pixels of ``frame``). A cluster that finds none within reach (``REACH``
+    of the map's width) tries its ``fallbacks`` names in turn (``Placed.label`` says which it took);
+    badges and marks with the last of them may go ``FURTHER``; with none left a cluster stays where its
+    fewest boxes collide, nearest first.
     """
     return _place(tuple(clusters), frame, float(badge_size), tuple(fixed))
 
@@ -308,47 +381,75 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
 def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
            fixed: tuple[Box, ...]) -> dict[str, Placed]:
     width, height = frame.size_px
-    order = sorted(clusters, key=lambda c: (not c.badges, -len(c.badges), c.area))
+    order = sorted(clusters, key=lambda c: (not (c.badges or c.marks), c.rank, -len(c.badges) - len(c.marks), c.area))
     grid = _Grid()
     for b in fixed:
         grid.add(b)
+    reach = REACH * width
+    within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
+    further = _OFFSETS[:bisect.bisect_right(_DISTANCES, FURTHER * reach)]
+    hits, hit = grid.hits, grid.hit
     out: dict[str, Placed] = {}
     for c in order:
         px, py = frame.to_px(c.x, c.y)
-        boxes = [b.moved(px, py) for b in c.boxes(badge_size)]
-        if not boxes:
-            out[c.area] = Placed(c.x, c.y, None)
-            continue
-        hull0 = Box(min(b.left for b in boxes), min(b.top for b in boxes),
-                    max(b.right for b in boxes), max(b.bottom for b in boxes))
-        free = None
-        reach = REACH * width
-        within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
-        hits = grid.hits
-        hl, ht, hr, hb = hull0.left, hull0.top, hull0.right, hull0.bottom
-        parts = [(b.left, b.top, b.right, b.bottom) for b in boxes]
-        for dx, dy in within:
-            left, top, right, bottom = hl + dx, ht + dy, hr + dx, hb + dy
-            if (dx or dy) and (left < 0 or top < 0 or right > width or bottom > height):
-                continue
-            if not hits(left, top, right, bottom) or not any(hits(a + dx, b + dy, r + dx, d + dy)
-                                                              for a, b, r, d in parts):
-                free = (dx, dy)
+        variants = [carried(c, k) for k in range(len(c.fallbacks) + 1)]
+        for k, v in enumerate(variants):
+            last = k == len(variants) - 1
+            boxes = [b.moved(px, py) for b in v.boxes(badge_size)]
+            if not boxes:
                 break
-        if free is None:  # nowhere free within reach: where the fewest of its boxes collide
-            tries = [(sum(hits(a + dx, b + dy, r + dx, d + dy) for a, b, r, d in parts), math.hypot(dx, dy), dx, dy)
-                     for dx, dy in within]
-            free = min(tries)[2:]
+            parts = [(b.left, b.top, b.right, b.bottom) for b in boxes]
+            hl, ht = min(b[0] for b in parts), min(b[1] for b in parts)
+            hr, hb = max(b[2] for b in parts), max(b[3] for b in parts)
+            single = len(parts) == 1
+            free = None
+            # a last resort for badges and marks (which are never dropped): further, with a leader line
+            candidates = within if not last or not (v.badges or v.marks) else further
+            # The part that met a placed box at the last candidate, and that box: the next candidate (a few
+            # pixels on) most often meets it again, which one comparison tells without the grid.
+            blocker, (wl, wt, wr, wb) = parts[0], (math.inf, math.inf, -math.inf, -math.inf)
+            cl = CLEARANCE
+            for dx, dy in candidates:
+                left, top, right, bottom = hl + dx, ht + dy, hr + dx, hb + dy
+                if left < 0 or top < 0 or right > width or bottom > height:  # inside the map (plotly clips at its edge)
+                    continue
+                pl, pt, pr, pb = blocker
+                if pl + dx < wr + cl and wl < pr + dx + cl and pt + dy < wb + cl and wt < pb + dy + cl:
+                    continue
+                o = hit(left, top, right, bottom)
+                if o is None:
+                    free = (dx, dy)
+                    break
+                if single:
+                    wl, wt, wr, wb = o
+                    continue
+                for part in (blocker, *parts):
+                    pl, pt, pr, pb = part
+                    o = hit(pl + dx, pt + dy, pr + dx, pb + dy)
+                    if o is not None:
+                        blocker, (wl, wt, wr, wb) = part, o
+                        break
+                else:
+                    free = (dx, dy)
+                    break
+            if free is None and last:  # nowhere free within reach: where the fewest of its boxes collide
+                tries = [(sum(hits(a + dx, b + dy, r + dx, d + dy) for a, b, r, d in parts), math.hypot(dx, dy), dx, dy)
+                         for dx, dy in within]
+                free = min(tries)[2:]
+            if free is not None:
+                break
+        if not boxes:
+            out[c.area] = Placed(c.x, c.y, None, label=k)
+            continue
+        assert free is not None
         dx, dy = free
         for b in boxes:
             grid.add(b.moved(dx, dy))
         x, y = frame.to_data(px + dx, py + dy)
         leader = None
-        hull = Box(min(b.left for b in boxes) + dx, min(b.top for b in boxes) + dy,
-                   max(b.right for b in boxes) + dx, max(b.bottom for b in boxes) + dy)
-        ex, ey = min(max(px, hull.left), hull.right), min(max(py, hull.top), hull.bottom)
+        ex, ey = min(max(px, hl + dx), hr + dx), min(max(py, ht + dy), hb + dy)
         if math.hypot(dx, dy) > LEADER_AFTER and math.hypot(ex - px, ey - py) > 2:
             end = frame.to_data(ex, ey)
             leader = (c.x, c.y, end[0], end[1])
-        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3))
+        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3), k)
     return out

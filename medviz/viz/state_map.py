@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 
 from medviz.engine.errors import MalformedInput, UnknownReference
-from medviz.engine.portrayal import AreaFill, Place, Portrayal, Shades
+from medviz.engine.portrayal import AreaFill, Mark, MarkLayer, Place, Portrayal, Shades
 from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.placement import (
+    LINE_SPACING,
     Box,
     Cluster,
     MapFrame,
@@ -39,9 +40,13 @@ from medviz.viz.placement import (
     Placed,
     badge_top,
     frame_of_figure,
+    carried,
+    marker_box,
     marker_for_top,
     place_clusters,
+    placed_boxes,
     point_text_box,
+    segment_boxes,
     text_size,
 )
 from medviz.viz.text import plain
@@ -238,11 +243,6 @@ class Plan:
     portrayal: Portrayal | None = None
 
 
-def _half_label(place: Place, style: StateStyle) -> float:
-    """Half the height (px) of an area's name on the map."""
-    return place.lines * (style.label_size + 2) / 2
-
-
 def _place(area: str, places: Mapping[str, Place], what: str) -> Place:
     if area not in places:
         raise UnknownReference(f"the portrayal's {what} names an area not on the map: {area}")
@@ -255,6 +255,8 @@ def _label_size(kind: str, style: StateStyle) -> int:
 
 
 LABELLED_KINDS = ("sea", "context", "land")
+#: Kinds of area whose names the base map writes in italics.
+ITALIC_KINDS = ("sea", "context")
 
 
 def _badge_rows(p: Portrayal, places: Mapping[str, Place]) -> dict[tuple[int, int], int]:
@@ -290,7 +292,8 @@ def city_boxes(cities: Mapping[str, Any], frame: MapFrame) -> tuple[Box, ...]:
     for i, (x, y, text) in enumerate(zip(cities.get("x") or (), cities.get("y") or (), cities.get("text") or ())):
         pos = positions if isinstance(positions, str) else positions[i]
         px, py = frame.to_px(float(x), float(y))
-        out.append(point_text_box(str(text), float(font), str(pos), msize).moved(px, py))
+        if text:
+            out.append(point_text_box(str(text), float(font), str(pos), msize).moved(px, py))
         out.append(Box(px - msize / 2, py - msize / 2, px + msize / 2, py + msize / 2))
     return tuple(out)
 
@@ -317,26 +320,177 @@ def _spilling_names(geo: Any, places: Mapping[str, Place], frame: MapFrame, styl
     return frozenset(out)
 
 
+#: Pixels across a move's arrowheads and start circles, and their white outline.
+PATH_MARKER = 16
+PATH_MARKER_OUTLINE = 1.5
+#: Pixels of a mark's text halo (``HALO``) around its glyphs.
+MARK_HALO = 1.0
+
+
+def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> tuple[Box, ...]:
+    """The boxes (pixels of ``frame``) of the moves drawn over the map: their arrowheads, start circles and
+    lines with the white halo (the step's marks keep off them)."""
+    out: list[Box] = []
+    half = (style.move_width + 4) / 2  # the halo trace is 4 px wider than the line
+    marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
+    for layer in p.paths:
+        for path in layer.paths:
+            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+            out += [marker.moved(x, y) for x, y in pts]
+            for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+                out += segment_boxes(ax, ay, bx, by, half)
+    return tuple(out)
+
+
+def _mark_parts(ml: MarkLayer, mark: Mark, style: StateStyle) -> list[Box]:
+    """A mark's marker and its text (with the halo) as boxes in pixels around the marker's centre."""
+    out = [marker_box(ml.size, ml.outline, mark.symbol or ml.symbol)]
+    if mark.text:
+        b = point_text_box(mark.text, style.badge_size + 2, ml.text_position, ml.size)
+        out.append(Box(b.left - MARK_HALO, b.top - MARK_HALO, b.right + MARK_HALO, b.bottom + MARK_HALO))
+    return out
+
+
+def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
+                  stacks: Mapping[str, list[Box]]) -> tuple[dict[tuple[int, int], tuple[float, float]], dict[str, list[Box]]]:
+    """Where each mark sits (pixels from its area's label point, y down) and the boxes it adds to its area.
+
+    A mark with ``dy == 0`` sits at the label point (``dx`` px aside); ``dy > 0`` puts it above
+    everything already at the area (its name, badges and earlier marks) that it would otherwise
+    meet side to side, ``dy < 0`` below it all: its marker's centre ``|dy|`` px past that edge, and
+    never closer than 1 px to it. Several marks at one area stack in turn.
+    """
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    boxes: dict[str, list[Box]] = {}
+    per_area: dict[str, list[tuple[int, int, MarkLayer, Mark]]] = {}
+    for li, ml in enumerate(p.marks):
+        for mi, mark in enumerate(ml.marks):
+            _place(mark.area, places, f"mark layer {ml.id!r}")
+            per_area.setdefault(mark.area, []).append((li, mi, ml, mark))
+    for area, items in per_area.items():
+        at_area = list(stacks.get(area, ()))
+        added: list[Box] = []
+        for li, mi, ml, mark in sorted(items, key=lambda t: t[3].dy != 0):
+            parts = _mark_parts(ml, mark, style)
+            if mark.dy == 0:
+                oy = 0.0
+            else:
+                r = parts[0].bottom
+                left, right = mark.dx + min(b.left for b in parts), mark.dx + max(b.right for b in parts)
+                under = [b for b in at_area if b.left < right and left < b.right]  # what it would stand on
+                top = min((b.top for b in under), default=0.0)
+                bottom = max((b.bottom for b in under), default=0.0)
+                gap = max(abs(mark.dy), r + 1)
+                if mark.dy > 0:  # above: clear every part of the mark (its text may stand above the marker)
+                    oy = top - gap - max(0.0, max(b.bottom for b in parts) - r)
+                else:
+                    oy = bottom + gap + max(0.0, -min(b.top for b in parts) - r)
+            offsets[(li, mi)] = (mark.dx, oy)
+            moved = [b.moved(mark.dx, oy) for b in parts]
+            at_area += moved
+            added += moved
+        boxes[area] = added
+    return offsets, boxes
+
+
+#: Above this share of the map's pixels covered by its full names (a small figure of a map with many long
+#: names: Medieval's at 1500x750 is 0.42, at its 1600x1000 default 0.26, Vespers' at 1200x560 0.20), names
+#: are written short: without their bracketed part ("England (South-East)" -> "England").
+SHORT_NAMES_ABOVE = 0.3
+#: Names of each kind, in the order they are placed (land first: at a small size seas lose theirs first).
+_RANK = {"land": 0, "sea": 1, "context": 2}
+
+
+def _short_name(place: Place) -> str:
+    """An area's name without its bracketed part, wrapped as the map writes names ("" if it has none)."""
+    name = place.name
+    if "(" not in name or not name.split("(")[0].strip():
+        return ""
+    wrap = getattr(basemap, "_wrap", None)
+    head = plain(name.split("(")[0].strip())
+    return wrap(head) if callable(wrap) else head
+
+
+def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> dict[str, tuple[str, ...]]:
+    """The names each labelled area may carry, in the order the placement tries them: its name as the map
+    writes it (or short, on a crowded small map), its short name, none ("")."""
+    full = {a: pl.label or plain(pl.name) for a, pl in places.items() if pl.kind in LABELLED_KINDS}
+    w, h = frame.size_px
+    cover = sum(math.prod(text_size(t, _label_size(places[a].kind, style))) for a, t in full.items())
+    short_first = w > 0 and h > 0 and cover / (w * h) > SHORT_NAMES_ABOVE
+    out = {}
+    for a, text in full.items():
+        short = _short_name(places[a])
+        first = short if short_first and short else text
+        out[a] = tuple(dict.fromkeys((first, short or first, "")))
+    return out
+
+
 def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = ()) -> dict[str, Placed]:
-    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``)."""
+               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
+               names: Mapping[str, tuple[str, ...]] | None = None
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
+    of its ``names`` each area carries (``Placed.label``); where the marks of each area go (then, around
+    them and off the moves' arrows: a step's marks never move a name); and where each mark sits in its
+    area's marks, in pixels from their point."""
+    names = names if names is not None else _name_variants(places, style, frame)
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
         for bi, badge in enumerate(group.badges):
             badges.setdefault(badge.area, []).append((rows[(gi, bi)], badge.text))
     clusters = []
     for a, pl in places.items():
-        drawn = pl.kind in LABELLED_KINDS
+        drawn = a in names
         if not drawn and a not in badges:
             continue
-        label = text_size(pl.label or plain(pl.name), _label_size(pl.kind, style)) if drawn else (0.0, 0.0)
+        size = _label_size(pl.kind, style)
+        variants = [(*text_size(t, size), t.count("<br>") + 1) if t else (0.0, 0.0, 0) for t in names.get(a, ())]
+        w, h, lines = variants[0] if variants else (0.0, 0.0, 0)
         stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
-        clusters.append(Cluster(a, pl.lon, pl.lat, label, pl.lines if drawn else 0, _label_size(pl.kind, style), stack))
-    return place_clusters(clusters, frame, style.badge_size, fixed)
+        clusters.append(Cluster(a, pl.lon, pl.lat, (w, h), lines, size, stack,
+                                fallbacks=tuple(variants[1:]), rank=_RANK.get(pl.kind, 3)))
+    # Names and badges do not step aside for the moves (an arrow starts and ends at label points: every
+    # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
+    # of 2.7 MB for a whole game); the step's marks keep off them.
+    placed = place_clusters(clusters, frame, style.badge_size, fixed)
+    if p.paths:
+        fixed = fixed + _path_obstacles(p, places, style, frame)
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    marks_at: dict[str, Placed] = {}
+    if p.marks:
+        # Marks come and go with the steps: placed after the names and badges, which they never move.
+        stacks = {c.area: carried(c, placed[c.area].label).boxes(style.badge_size) for c in clusters}
+        offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
+        taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size))
+        groups = []
+        for a, extra in mark_boxes.items():
+            at = placed.get(a)
+            x, y = (at.x, at.y) if at is not None else (places[a].lon, places[a].lat)
+            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra)))
+        marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
+        placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
+    return placed, marks_at, offsets
 
 
-def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
-                 placed: Mapping[str, Placed], rows: Mapping[tuple[int, int], int]) -> dict[str, dict[str, Any]]:
+def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
+                                marks_at: Mapping[str, Placed], frame: MapFrame, style: StateStyle) -> dict[str, Placed]:
+    """Where a step's marks found no free spot (a small, crowded map), the names alone under them are left out:
+    the step's news comes before a name (whose area's hover still says it)."""
+    marked = [b for g in groups for b in placed_boxes(g, marks_at[g.area], frame, style.badge_size)]
+    out = placed
+    for c in clusters:
+        at = placed[c.area]
+        if c.badges or not c.fallbacks or c.fallbacks[-1][0] > 0 or at.label == len(c.fallbacks):
+            continue
+        if any(b.intersects(m) for b in placed_boxes(c, at, frame, style.badge_size) for m in marked):
+            out = dict(out) if out is placed else out
+            out[c.area] = dataclasses.replace(at, label=len(c.fallbacks), leader=None)
+    return out
+
+
+def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle, placed: Mapping[str, Placed],
+                 rows: Mapping[tuple[int, int], int], names: Mapping[str, tuple[str, ...]]) -> dict[str, dict[str, Any]]:
     out = {}
     for gi, group in enumerate(p.badges):
         b: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "marker.size": [], "hovertext": []}
@@ -346,7 +500,8 @@ def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             b["x"].append(round(at.x, 4))
             b["y"].append(round(at.y, 4))
             b["text"].append(badge.text)
-            lines = place.lines if place.kind in LABELLED_KINDS else 0
+            name = names[badge.area][at.label] if badge.area in names else ""
+            lines = name.count("<br>") + 1 if name else 0
             top = badge_top(lines, _label_size(place.kind, style), style.badge_size, rows[(gi, bi)])
             b["marker.size"].append(round(marker_for_top(top, style.badge_size), 2))
             b["hovertext"].append(badge.hover)
@@ -358,26 +513,32 @@ def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
 AWAY_INK = "#2b2118"
 
 
-def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed],
-                 fills: Mapping[str, AreaFill], spills: frozenset[str]) -> dict[str, dict[str, Any]]:
-    """The names' positions (one trace per kind of area), land names' colours, and the leader lines."""
+def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fills: Mapping[str, AreaFill],
+                 spills: frozenset[str], names: Mapping[str, tuple[str, ...]],
+                 marks_at: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
+    """The names' texts and positions (one trace per kind of area), land names' colours, and the leader
+    lines (to names and badges, then to marks)."""
     out: dict[str, dict[str, Any]] = {}
     for kind in LABELLED_KINDS:
-        xs, ys, inks = [], [], []
+        xs, ys, inks, texts = [], [], [], []
+        italic = kind in ITALIC_KINDS
         for a, pl in places.items():
             if pl.kind == kind:
                 at = placed.get(a)
                 xs.append(round(at.x, 4) if at else pl.lon)
                 ys.append(round(at.y, 4) if at else pl.lat)
+                name = names[a][at.label if at else 0]
+                texts.append(f"<i>{name}</i>" if italic and name else name)
                 if kind == "land":
                     away = a in spills or (at is not None and at.away)
                     inks.append(AWAY_INK if away else fills[a].label_colour)
         if xs:
-            out[f"labels:{kind}"] = {"x": xs, "y": ys, **({"textfont.color": inks} if kind == "land" else {})}
+            if kind != "land":  # the base map's colour (sent with the rest, so the three traces share one message)
+                inks = [MapStyle.sea_label if kind == "sea" else MapStyle.context_label] * len(xs)
+            out[f"labels:{kind}"] = {"x": xs, "y": ys, "text": texts, "textfont.color": inks}
     lx: list[float | None] = []
     ly: list[float | None] = []
-    for a in places:
-        at = placed.get(a)
+    for at in [*(placed.get(a) for a in places), *(marks_at.get(a) for a in places)]:
         if at is not None and at.leader is not None:
             x0, y0, x1, y1 = at.leader
             lx += [round(x0, 4), round(x1, 4), None]
@@ -386,8 +547,9 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed],
     return out
 
 
-def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
-                   frame: MapFrame, placed: Mapping[str, Placed]) -> dict[str, dict[str, Any]]:
+def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]]
+                   ) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     halo: dict[str, list[Any]] = {"x": [], "y": []}
     for layer in p.paths:
@@ -409,7 +571,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     if p.paths:
         out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
     dx, dy = 1 / frame.px_x, 1 / frame.px_y  # data units per pixel
-    for ml in p.marks:
+    for li, ml in enumerate(p.marks):
         props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
         if ml.own_colours:
             props["marker.color"] = []
@@ -419,17 +581,12 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             props["customdata"] = []
         for n, mark in enumerate(ml.marks):
             place = _place(mark.area, places, f"mark layer {ml.id!r}")
-            half = _half_label(place, style)
-            # a mark set off from the name follows the name where the placement moved it
-            at = placed.get(mark.area) if (mark.dx or mark.dy) else None
-            x0, y0 = (round(at.x, 4), round(at.y, 4)) if at is not None else (place.lon, place.lat)
-            y = y0
-            if mark.dy > 0:
-                y = y0 + (half + mark.dy) * dy
-            elif mark.dy < 0:
-                y = y0 - (half - mark.dy) * dy
-            props["x"].append(x0 + mark.dx * dx if mark.dx else x0)
-            props["y"].append(y)
+            # a mark goes where the placement put its area's marks (by its name and badges), at its place among them
+            at = placed.get(mark.area)
+            x0, y0 = (at.x, at.y) if at is not None else (place.lon, place.lat)
+            ox, oy = offsets.get((li, n), (mark.dx, 0.0))
+            props["x"].append(round(x0 + ox * dx, 4))
+            props["y"].append(round(y0 - oy * dy, 4))
             props["text"].append(mark.text)
             props["hovertext"].append(mark.hover)
             if ml.own_colours:
@@ -463,10 +620,11 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
-    placed = _placement(p, places, style, space.frame, rows, space.fixed)
-    overlays = {**_plan_labels(places, placed, fills, space.spills),
-                **_plan_overlays(p, places, style, space.frame, placed)}
-    return Plan(fills, _plan_badges(p, places, style, placed, rows), overlays,
+    names = _name_variants(places, style, space.frame)
+    placed, marks_at, offsets = _placement(p, places, style, space.frame, rows, space.fixed, names)
+    overlays = {**_plan_labels(places, placed, fills, space.spills, names, marks_at),
+                **_plan_overlays(p, places, style, space.frame, marks_at, offsets)}
+    return Plan(fills, _plan_badges(p, places, style, placed, rows, names), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
 
@@ -506,8 +664,8 @@ def _path_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
         traces.append(go.Scatter(
             x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False,
             line={"width": style.move_width, "color": layer.colour},
-            marker={"symbol": [], "size": 16, "angleref": "previous", "color": layer.colour,
-                    "line": {"color": "#ffffff", "width": 1.5}},
+            marker={"symbol": [], "size": PATH_MARKER, "angleref": "previous", "color": layer.colour,
+                    "line": {"color": "#ffffff", "width": PATH_MARKER_OUTLINE}},
             hovertext=[], hoverinfo="text"))
     return traces
 
@@ -614,15 +772,16 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
         if props is not None:
             _apply_overlay(tr, props)
+    fit = _title_fit(plan, w, dataclasses.replace(style, width=w, height=h))
     fig.update_layout(
-        title={"text": _title_text(plan), "x": 0.008, "xanchor": "left", "y": 0.988, "yanchor": "top",
-               "font": {"size": style.title_size, "color": "#2b2118", "family": style.font_family}},
+        title={"text": fit["text"], "x": TITLE_X, "xanchor": "left", "y": fit["y"], "yanchor": "top",
+               "font": {"size": fit["size"], "color": "#2b2118", "family": style.font_family}},
         margin=dict(MARGIN),
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
         legend=legend,
-        meta={"medviz": "state_map", "map_domain": style.map_domain, "panel_px": panel_tops_px(style, p),
+        meta={"medviz": "state_map", "map_domain": style.map_domain, "width": w, "panel_px": panel_tops_px(style, p),
               "vertical_margin": VERTICAL_MARGIN, "game": rs.game if rs is not None else None,
               "clickable": [ml.id for ml in p.marks if ml.clickable],
               "frame": [frame.x0, frame.x1, frame.y0, frame.y1, frame.px_x, frame.px_y],
@@ -677,6 +836,72 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
 def _title_text(plan: Plan) -> str:
     """Title line: the title in bold, then the subtitle (turn, years, phase)."""
     return f"<b>{plan.title}</b>" + (f"   <span style='color:#5b4d3c'>{plan.subtitle}</span>" if plan.subtitle else "")
+
+
+#: Where the title starts (a share of the figure's width) and how far from the figure's top (one line: a
+#: share of its height; two lines: pixels, so both fit above the map, in the top margin).
+TITLE_X = 0.008
+TITLE_Y = 0.988
+TITLE_TOP_PX = 3.0
+#: Pixels kept free between the title's end and the figure's right edge.
+TITLE_END_PX = 10.0
+
+
+def title_room(width: float) -> float:
+    """Pixels a title line may take on a state map ``width`` px wide."""
+    return width * (1 - TITLE_X) - TITLE_END_PX
+
+
+def _break_line(words: list[str], size: int, room: float) -> tuple[str, list[str]]:
+    """As many of ``words`` as fit on a bold line ``room`` px wide at ``size`` px (at least one), and the
+    rest; the line ends after a colon, semicolon or full stop instead where that leaves it half full or more."""
+    n = 1
+    while n < len(words) and text_size("<b>" + " ".join(words[:n + 1]) + "</b>", size)[0] <= room:
+        n += 1
+    if n < len(words):
+        for k in range(n, 0, -1):
+            if words[k - 1][-1:] in ":;." and text_size("<b>" + " ".join(words[:k]) + "</b>", size)[0] >= room / 2:
+                n = k
+                break
+    return " ".join(words[:n]), words[n:]
+
+
+def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
+    """The title as it fits the figure's width: ``text``, font ``size``, ``y`` (plotly's ``layout.title``).
+
+    On one line at the title's size if it fits, else at a smaller size down to the subtitle's; else on
+    two lines at the subtitle's size (the title, then the subtitle; a title alone broken between words),
+    the second line shortened with "…" only where even that does not fit. Sizes are estimated with
+    the placement's text measure (``medviz.viz.placement.text_size``).
+    """
+    room = title_room(width)
+    text = _title_text(plan)
+    for size in range(style.title_size, style.subtitle_size - 1, -1):
+        if text_size(text, size)[0] <= room:
+            return {"text": text, "size": size, "y": TITLE_Y}
+    size = style.subtitle_size
+    first, rest = _break_line(plan.title.split(" "), size, room)
+    lines = [f"<b>{first}</b>"]
+    second = " ".join(rest)
+    if plan.subtitle:
+        second = f"<b>{second}</b>   {plan.subtitle}" if second else plan.subtitle
+    elif second:
+        second = f"<b>{second}</b>"
+    if second:
+        if text_size(second, size)[0] > room:  # still too long: cut between words, marked
+            words = second.split(" ")
+            while len(words) > 1 and text_size(" ".join(words) + " …", size)[0] > room:
+                words.pop()
+            second = " ".join(words) + " …"
+            if second.count("<b>") > second.count("</b>"):
+                second += "</b>"
+        if plan.subtitle and "<span" not in second and plan.subtitle in second:
+            second = second.replace(plan.subtitle, f"<span style='color:#5b4d3c'>{plan.subtitle}</span>")
+        lines.append(second)
+    # plotly.js anchors a title's first line where a one-line title would be and puts the others under
+    # it: "top" of two lines is one line spacing lower than the text's top.
+    y = 1 - (TITLE_TOP_PX + LINE_SPACING * size * (len(lines) - 1)) / max(1.0, float(style.height))
+    return {"text": "<br>".join(lines), "size": size, "y": round(y, 5) if len(lines) > 1 else TITLE_Y}
 
 
 def _label_trace(fig: Any) -> Any:
@@ -811,7 +1036,14 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
                 changed += 1
     relayout: dict[str, Any] = {}
     if (new.title, new.subtitle) != (old.title, old.subtitle):
-        relayout["title.text"] = _title_text(new)
+        width = fig.layout.width or (meta_w if isinstance(meta_w := (fig.layout.meta or {}).get("width"), (int, float)) else style.width)
+        height = fig.layout.height or style.height
+        fit = _title_fit(new, width, dataclasses.replace(style, width=int(width), height=int(height)))
+        relayout["title.text"] = fit["text"]
+        if fig.layout.title.font.size != fit["size"]:
+            relayout["title.font.size"] = fit["size"]
+        if fig.layout.title.y != fit["y"]:
+            relayout["title.y"] = fit["y"]
         changed += 1
     if new.panel != old.panel:
         if not facts.annotations:
