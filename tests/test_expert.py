@@ -129,12 +129,14 @@ def test_a_decision_the_heuristic_wins_anyway_costs_two_rollouts() -> None:
     assert won.calls and set(won.calls) == {0, 1} and len(won.calls) % 2 == 0  # type: ignore[attr-defined]
 
 
-def test_clearly_better_is_a_sign_test_over_the_paired_rollouts() -> None:
-    assert clearly_better([0.05, 0.05, 0.05])
-    assert not clearly_better([1.0, 0.0, 0.0, 0.0])  # one lucky rollout
-    assert not clearly_better([0.05, 0.05, -0.05, 0.05])  # 3 of 4: could be chance
-    assert clearly_better([0.05, 0.05, 0.05, 0.05, 0.05, -0.05])  # 5 of 6
-    assert not clearly_better([0.05, 0.05, 0.05, -1.0])  # better more often, worse on the whole
+def test_clearly_better_is_a_sign_test_over_the_paired_rollouts_with_a_margin() -> None:
+    assert clearly_better([0.05] * 5)
+    assert not clearly_better([0.05] * 4)  # too few to tell
+    assert not clearly_better([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])  # one lucky rollout
+    assert not clearly_better([0.05] * 5 + [-0.05])  # 5 of 6: could be chance
+    assert clearly_better([0.1] * 7 + [-0.05])  # 7 of 8, 1.6 VP a rollout on the mean
+    assert not clearly_better([0.05] * 7 + [-0.05])  # 7 of 8, but less than a VP a rollout
+    assert not clearly_better([0.05] * 6 + [-1.0])  # better more often, worse on the whole
 
 
 def test_rollouts_of_the_heuristics_own_choice_on_the_games_dice_replay_the_game(
