@@ -3,7 +3,8 @@
     PYTHONPATH=. .venv/bin/python benchmarks/bench_expert.py                 # Vespers, default budget, 3 games
     PYTHONPATH=. .venv/bin/python benchmarks/bench_expert.py --games 5 --budget 4 --scenario standard
 
-The expert plays Player B against the heuristic (``--side A`` for the other seat), seeds 0..GAMES-1.
+The expert plays Player B against the heuristic (``--side A`` for the other seat), seeds 0..GAMES-1
+(``--first-seed`` moves them); ``--horizon`` as in the expert's spec.
 Prints seconds per game (wall and CPU), rollouts per game and per second, and the ratio to a
 heuristic-only game of the same seed measured in the same run. Goal (issue 10): a whole Vespers
 game in 30 s or less with the default budget on the project's 2-core machine.
@@ -40,16 +41,18 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=WIDTH)
     ap.add_argument("--scenario", default="vespers-1282")
     ap.add_argument("--side", default="B", choices=("A", "B"))
+    ap.add_argument("--horizon", type=int, default=0, help="game turns a rollout plays after the current one (0: to the end)")
+    ap.add_argument("--first-seed", type=int, default=0)
     args = ap.parse_args()
     wall = cpu = plain = 0.0
     rollouts = 0
     wins = 0
-    for seed in range(args.games):
+    for seed in range(args.first_seed, args.first_seed + args.games):
         t = time.perf_counter()
         play(RULESET, args.scenario, {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
         plain += time.perf_counter() - t
         players = {"A": Heuristic(), "B": Heuristic()}
-        players[args.side] = _Counted(budget=args.budget, width=args.width)
+        players[args.side] = _Counted(budget=args.budget, width=args.width, horizon=args.horizon)
         _COUNT[0] = 0
         t, c = time.perf_counter(), time.process_time()
         h = play(RULESET, args.scenario, {}, seed=seed, players=players)  # type: ignore[arg-type]
@@ -61,7 +64,8 @@ def main() -> None:
         print(f"seed {seed}: {dw:.1f} s wall, {dc:.1f} s CPU, {_COUNT[0]} rollouts, winner {h.outcome['winner']}",
               flush=True)
     n = args.games
-    print(f"{args.scenario}, expert:budget={args.budget},width={args.width} as Player {args.side} vs heuristic, "
+    spec = _Counted(budget=args.budget, width=args.width, horizon=args.horizon).spec
+    print(f"{args.scenario}, {spec} as Player {args.side} vs heuristic, "
           f"{n} games (module {expert_module.__name__}):")
     print(f"  {wall / n:.1f} s wall and {cpu / n:.1f} s CPU per game (goal for Vespers at the default budget: <= 30 s)")
     print(f"  {rollouts / n:.0f} rollouts per game, {rollouts / cpu:.1f} rollouts per CPU second")

@@ -7,7 +7,8 @@ import pytest
 from medviz.engine import MalformedInput, play
 from medviz.engine.events import ChangeEvent, DecisionEvent
 from medviz.engine.policy import parse_policy
-from medviz.rules.medempires.game.expert import Expert, expert_factory, searched
+from medviz.rules.medempires.game import expert as expert_module
+from medviz.rules.medempires.game.expert import Expert, RolloutPlayer, clearly_better, decided, expert_factory, searched
 from medviz.rules.medempires.game.invariants import replay_states, violations
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.ruleset import RULESET
@@ -19,8 +20,7 @@ def _game(seed: int, player: object) -> object:
 
 @pytest.fixture(scope="module")
 def expert_games() -> tuple[object, object, object]:
-    small = Expert(budget=2, width=2)
-    return _game(7, small), _game(7, Expert(budget=2, width=2)), _game(7, Heuristic())
+    return _game(7, Expert()), _game(7, Expert()), _game(7, Heuristic())
 
 
 def test_expert_is_deterministic_for_a_seed(expert_games: tuple) -> None:
@@ -74,8 +74,10 @@ def test_expert_spec_and_settings() -> None:
     assert Expert().spec == "expert"
     assert expert_factory("budget=30,seed=2") == Expert(budget=30, seed=2)
     assert Expert(budget=30, seed=2).spec == "expert:budget=30,seed=2"
+    assert expert_factory("horizon=2,width=4") == Expert(width=4, horizon=2)
+    assert Expert(width=4, horizon=2).spec == "expert:width=4,horizon=2"
     assert isinstance(parse_policy("expert:width=3", RULESET.policies), Expert)
-    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2"):
+    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2", "horizon=-1"):
         with pytest.raises(MalformedInput, match="expert"):
             parse_policy(f"expert:{bad}", RULESET.policies)
 
@@ -86,3 +88,96 @@ def test_medviz_play_names_a_bad_expert_setting(capsys: pytest.CaptureFixture[st
     assert main(["play", "vespers-1282", "--player-b", "expert:depth=3"]) == 2
     err = capsys.readouterr().err
     assert "expert:depth=3" in err and "budget=N" in err and "Traceback" not in err
+
+
+class _Scripted(Expert):
+    """The expert with rollout scores given by ``score(choice is the heuristic's, k)``: no game is looked into."""
+
+    def __init__(self, score: object, **settings: int) -> None:
+        super().__init__(**settings)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "calls", [])
+
+    def _rollout(self, game: object, point: object, choice: object, k: int) -> float:  # type: ignore[override]
+        default = self.base.choose(point)  # type: ignore[arg-type]
+        self.calls.append(k)  # type: ignore[attr-defined]
+        return self.score(choice == default, k)  # type: ignore[attr-defined,no-any-return]
+
+
+def _b_choices(h: object) -> dict[str, object]:
+    return {e.decision: e.choice for e in h.events if isinstance(e, DecisionEvent) and e.actor == "B"}  # type: ignore[attr-defined]
+
+
+def test_one_lucky_rollout_does_not_move_the_expert_off_the_heuristic() -> None:
+    # The first expert took whichever candidate's rollouts added up best: one rollout won by a
+    # die (1.0 against 0.0) made it depart, so it played worse than the heuristic it rolls out.
+    lucky = _Scripted(lambda mine, k: 0.0 if mine or k else 1.0)
+    wobble = _Scripted(lambda mine, k: 0.0 if mine else -0.05 if k % 2 else 0.05)  # a VP more, then one less
+    plain = _b_choices(_game(3, Heuristic()))
+    assert _b_choices(_game(3, lucky)) == plain
+    assert _b_choices(_game(3, wobble)) == plain
+
+
+def test_a_candidate_clearly_better_in_the_rollouts_replaces_the_heuristics_choice() -> None:
+    better = _Scripted(lambda mine, k: 0.0 if mine else 0.1)  # one VP more in every rollout
+    assert _b_choices(_game(3, better)) != _b_choices(_game(3, Heuristic()))
+
+
+def test_a_decision_the_heuristic_wins_anyway_costs_two_rollouts() -> None:
+    won = _Scripted(lambda mine, k: 1.0)
+    _game(3, won)
+    assert won.calls and set(won.calls) == {0, 1} and len(won.calls) % 2 == 0  # type: ignore[attr-defined]
+
+
+def test_clearly_better_is_a_sign_test_over_the_paired_rollouts_with_a_margin() -> None:
+    assert clearly_better([0.05] * 5)
+    assert not clearly_better([0.05] * 4)  # too few to tell
+    assert not clearly_better([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])  # one lucky rollout
+    assert not clearly_better([0.05] * 5 + [-0.05])  # 5 of 6: could be chance
+    assert clearly_better([0.1] * 7 + [-0.05])  # 7 of 8, 1.6 VP a rollout on the mean
+    assert not clearly_better([0.05] * 7 + [-0.05])  # 7 of 8, but less than a VP a rollout
+    assert not clearly_better([0.05] * 6 + [-1.0])  # better more often, worse on the whole
+
+
+def test_rollouts_of_the_heuristics_own_choice_on_the_games_dice_replay_the_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rollout k's dice come from its own seed; given the game's seed instead, a rollout of the
+    # heuristic's choice must end as the real game does, whoever's decision it is.
+    monkeypatch.setattr(expert_module, "_rollout_seed", lambda game_seed, *rest: game_seed)
+    real = play(RULESET, "vespers-1282", {}, seed=5, players={"A": Heuristic(), "B": Heuristic()})
+    seen: list[tuple[str, float]] = []
+
+    class Probe(Expert):
+        def choose(self, point: object) -> object:
+            default = self.base.choose(point)  # type: ignore[arg-type]
+            game = expert_module.running_game()
+            if searched(point) and game is not None:  # type: ignore[arg-type]
+                seen.append((point.actor, self._rollout(game, point, default, 0)))  # type: ignore[arg-type,attr-defined]
+            return default
+
+    again = play(RULESET, "vespers-1282", {}, seed=5, players={"A": Probe(), "B": Probe()})
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in real.events]
+    assert len(seen) > 20 and {actor for actor, _x in seen} == {"A", "B"}
+    assert all((x >= expert_module.WON) == (real.outcome["winner"] == actor) for actor, x in seen)
+
+
+def test_a_rollout_stops_once_the_vespers_is_decided_or_past_its_horizon() -> None:
+    h = _game(0, Heuristic())
+    guarded = ("upper_aragon", "rossello", "catalan_counties", "urgell")
+    first, took, turn2 = None, None, None
+    for _e, st in replay_states("vespers-1282", {}, h.events):
+        first = first or RULESET.copy_state(st)
+        if turn2 is None and st.turn == 2:
+            turn2 = RULESET.copy_state(st)
+        if took is None and any(a in st.taken for a in guarded):
+            took = RULESET.copy_state(st)
+    assert first is not None and took is not None and turn2 is not None
+    assert decided(took) == "A" and decided(first) is None
+    from medviz.engine.policy import AwaitingDecision, DecisionPoint
+
+    point = DecisionPoint("GT3/x", "B", ("a", "b"), took)
+    with pytest.raises(AwaitingDecision):
+        RolloutPlayer(Heuristic()).choose(point)
+    with pytest.raises(AwaitingDecision):
+        RolloutPlayer(Heuristic(), last_turn=1).choose(DecisionPoint("GT2/x", "B", ("a", "b"), turn2))
+    assert RolloutPlayer(Heuristic(), last_turn=2).choose(DecisionPoint("GT2/x", "B", ("a", "b"), turn2)) in ("a", "b")

@@ -49,3 +49,18 @@ def test_a_played_game_goes_into_the_table_and_the_doc(winrates: ModuleType, tmp
 def test_bad_arguments_exit_2(winrates: ModuleType, tmp_path: Path) -> None:
     assert winrates.main(["--players", "wizard", "--cache", str(tmp_path / "c.json"), "--no-play"]) == 2
     assert winrates.main(["--expert-for", "standard=heuristic", "--cache", str(tmp_path / "c.json")]) == 2
+
+
+def test_the_expert_is_compared_seed_by_seed_with_the_heuristic(winrates: ModuleType) -> None:
+    def game(a: str, b: str, seed: int, winner: str) -> dict[str, object]:
+        return {"scenario": "standard", "A": a, "B": b, "seed": seed, "expert": "expert:budget=4",
+                "winner": winner, "vp": {"A": 0, "B": 0}, "seconds": 1.0}
+
+    entries = [game("heuristic", "heuristic", 0, "B"), game("heuristic", "heuristic", 1, "draw"),
+               game("heuristic", "heuristic", 2, "A"), game("expert", "heuristic", 0, "draw"),
+               game("expert", "heuristic", 1, "draw"), game("expert", "heuristic", 2, "B"),
+               game("heuristic", "expert", 0, "B"), game("heuristic", "expert", 1, "B")]
+    cache = {winrates._key(e): e for e in entries}
+    text = winrates.paired(cache, ("standard",), 0, 3, {"standard": "expert:budget=4", "vespers-1282": "expert"})
+    assert "| standard | Player A | 3 | 1 | 1 | 1 |" in text  # a draw for a loss, a draw kept, a win lost
+    assert "| standard | Player B | 2 | 1 | 1 | 0 |" in text  # seed 2 unplayed; a win for a draw

@@ -108,6 +108,27 @@ def table(cache: dict[str, dict[str, Any]], scenarios: tuple[str, ...], players:
     return "\n".join(lines)
 
 
+def paired(cache: dict[str, dict[str, Any]], scenarios: tuple[str, ...], first: int, games: int,
+           experts: dict[str, str]) -> str:
+    """The expert against the heuristic seed by seed: its side's result beside the heuristic's own on that seed."""
+    lines = ["Seed by seed: the expert's side against the heuristic, beside the heuristic in its seat on the "
+             "same seed (heuristic against heuristic); better = a win where the heuristic drew or lost, or a "
+             "draw where it lost.", "",
+             "| scenario | expert plays | seeds | better | same | worse |", "|---|---|---|---|---|---|"]
+    rank = {"A": {"A": 2, "draw": 1, "B": 0}, "B": {"B": 2, "draw": 1, "A": 0}}
+    for sc in scenarios:
+        for side, a, b in (("A", "expert", "heuristic"), ("B", "heuristic", "expert")):
+            counts = [0, 0, 0]
+            for s in range(first, first + games):
+                x = cache.get(_key({"scenario": sc, "A": a, "B": b, "seed": s, "expert": experts[sc]}))
+                h = cache.get(_key({"scenario": sc, "A": "heuristic", "B": "heuristic", "seed": s, "expert": ""}))
+                if x and h:
+                    d = rank[side][x["winner"]] - rank[side][h["winner"]]
+                    counts[0 if d > 0 else 1 if d == 0 else 2] += 1
+            lines.append(f"| {sc} | Player {side} | {sum(counts)} | {counts[0]} | {counts[1]} | {counts[2]} |")
+    return "\n".join(lines)
+
+
 def update_doc(text: str, doc: Path = DOC) -> None:
     """Replace the table between the markers in ``doc``."""
     body = doc.read_text()
@@ -172,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
                 save_cache(cache_path, cache)  # every game: a stopped run loses none
                 if done % 10 == 0 or done == len(jobs):
                     print(f"{done}/{len(jobs)} games", file=sys.stderr, flush=True)
-    text = table({**extra, **cache}, scenarios, players, args.first_seed, args.games, experts)
+    everything = {**extra, **cache}
+    text = table(everything, scenarios, players, args.first_seed, args.games, experts)
+    if "expert" in players and "heuristic" in players:
+        text += "\n\n" + paired(everything, scenarios, args.first_seed, args.games, experts)
     print(text)
     if args.update_doc:
         update_doc(text)

@@ -1,41 +1,78 @@
 """The ``expert`` player: the heuristic, with look-ahead through the real rules where it matters.
 
 At a decision that shapes the war (choosing a force, a landing or an attack, the politics
-attempt, what to recruit and where) it branches the running game (``running_game``): for each
-candidate option it re-runs the game from the latest snapshot with every decision and roll
-since then on record, the candidate in place of this decision, and both sides played by the
-heuristic to the end. Each candidate gets the same rollouts: rollout ``k`` rolls its future dice
-from the seed ``(game seed, expert seed, decision id, k)``, so candidates are compared on common
-random numbers, and the real game's future dice are never seen. A rollout scores 1 for a win,
-0.5 for a draw, 0 for a loss, plus a twentieth of the VP margin; the best mean wins, ties go to
-the heuristic's own choice. Every other decision is the heuristic's.
+attempt, what to recruit and where) it branches the running game (``running_game``): for a
+candidate option it re-runs the game from the latest snapshot with every decision and roll since
+then on record, the candidate in place of this decision, and both sides played by the heuristic
+(a *rollout*). Rollout ``k`` rolls its future dice from the seed ``(game seed, expert seed,
+decision id, k)`` for every candidate alike, so candidates are compared on common random numbers,
+pair by pair, and the real game's future dice are never seen. A rollout scores 1 for a win, 0.5
+for a draw, 0 for a loss, plus a twentieth of the VP margin (13.0 and 4.0 VP).
 
-Spec: ``expert`` or ``expert:budget=N,width=W,seed=S``. ``budget`` (default 12) is the number of
-rollouts per searched decision, shared among at most ``width`` (default 4) candidates (at least
-two rollouts each); ``seed`` (default 0) varies the rollouts' dice. Time grows with ``budget``:
-``benchmarks/bench_expert.py`` measures it. Only the options the rules offer are ever chosen.
+The heuristic's choice stands unless the rollouts show clearly that another is better: rollouts
+are noisy (one die decides a battle, and with it a line), and a player that followed whichever
+candidate happened to score best in two or three of them would depart from sound play at random
+(the first expert did, and lost to the heuristic it was built on). So:
+
+1. *Screen*: two rollouts of the heuristic's choice. If it wins both, the decision is left to the
+   heuristic (a look-ahead cannot beat winning); nothing more is spent on it.
+2. Two rollouts of each other candidate (``width`` in all, the heuristic's own ranking), on the
+   same dice; a candidate stays in the race while its paired differences add up to more than 0.
+3. *Race*: while the ``budget`` (rollouts per decision) allows, one more paired rollout of the
+   heuristic's choice and of every candidate still in the race.
+4. A candidate replaces the heuristic's choice only if it is *clearly* better: its paired
+   differences average a VP or more, and a sign test over the rollouts where the two differ
+   says so (at least five better and P(at least that many better by chance) <= ``ALPHA``).
+   A game asks a hundred searched decisions or more: a looser test lets chance pick a worse move
+   somewhere in most games (measured: a 3-of-3 rule lost the heuristic's won standard games).
+
+A rollout stops as soon as its result is decided (in the Vespers, once France has taken one of
+Aragon's guarded areas, 13.0 under ruling C, Player A has won whatever follows) or, with
+``horizon=H``, after H more game turns; it is then judged as the game would be judged there.
+
+Spec: ``expert`` or ``expert:budget=N,width=W,horizon=H,seed=S``. ``budget`` (default 16) is the
+most rollouts per searched decision, ``width`` (default 3) the candidates compared, the
+heuristic's choice among them; ``horizon`` (default 0: to the game's end) the game turns a
+rollout plays beyond the current one; ``seed`` (default 0) varies the rollouts' dice. Same spec
+and game seed, same game. ``benchmarks/bench_expert.py`` measures the time per game. Only the
+options the rules offer are ever chosen.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from math import comb
 from typing import Any
 
 from medviz.engine.events import DecisionEvent, DrawEvent, RollEvent, ShuffleEvent
 from medviz.engine.game import GameSpec, RunningGame, run, running_game
-from medviz.engine.policy import DecisionPoint, canonical, option_key
+from medviz.engine.policy import AwaitingDecision, DecisionPoint, canonical, option_key
 from medviz.rules.medempires.choices import Decision
 from medviz.rules.medempires.game.options import Action, ForcePick
 from medviz.rules.medempires.game.players import _MEMO, Heuristic, strength
 from medviz.rules.medempires.game.state import GameState, other_side
+from medviz.rules.medempires.game.turn import judge
 
-#: Default rollouts per searched decision and candidates compared (tuned so a Vespers game stays
-#: within 30 s on the project's 2-core machine: benchmarks/bench_expert.py).
-BUDGET = 12
-WIDTH = 4
+#: Default rollouts per searched decision and candidates compared (a Vespers game within 30 s on
+#: the project's 2-core machine: benchmarks/bench_expert.py).
+BUDGET = 16
+WIDTH = 3
 #: The weight of the VP margin beside the result (13.0 and 4.0 VP), to tell apart lost or won lines.
 VP_WEIGHT = 0.05
+#: Rollouts of each candidate before the race (the heuristic's choice, then the others).
+SCREEN = 2
+#: A candidate must beat the heuristic's choice in at least this many paired rollouts ...
+CLEAR_WINS = 5
+#: ... with a one-sided sign test at this level (5 of 5, 6 of 6, 7 of 8, 8 of 9 ... pass): a game
+#: asks a hundred or more searched decisions, and each false alarm is a worse move ...
+ALPHA = 0.04
+#: ... and by a mean margin of at least a VP (VP_WEIGHT) a rollout.
+MARGIN = 0.05
+#: A rollout scoring this or more is a win (a win scores 1 + margin/20 >= 0.9, a draw at most 0.6).
+WON = 0.75
+#: A paired difference smaller than this is a tie (scores are multiples of VP_WEIGHT).
+TIE = 1e-9
 
 
 def _rollout_seed(*parts: Any) -> int:
@@ -54,6 +91,44 @@ def searched(point: DecisionPoint) -> bool:
     return False
 
 
+def sign_p(better: int, worse: int) -> float:
+    """One-sided sign test: the chance of ``better`` or more wins in ``better + worse`` fair coin tosses."""
+    n = better + worse
+    return sum(comb(n, i) for i in range(better, n + 1)) / 2 ** n if n else 1.0
+
+
+def clearly_better(diffs: list[float]) -> bool:
+    """Paired differences (candidate minus the heuristic's choice) that show the candidate clearly better."""
+    better = sum(d > TIE for d in diffs)
+    worse = sum(d < -TIE for d in diffs)
+    return (sum(diffs) >= MARGIN * len(diffs) - TIE and better >= CLEAR_WINS
+            and sign_p(better, worse) <= ALPHA)
+
+
+def decided(state: GameState) -> str | None:
+    """The winner if the game's result can no longer change (the Vespers once France took a guarded area)."""
+    victory = state.data.scenarios[state.scenario].victory
+    if victory.get("kind") != "vespers" or state.options.get(str(victory.get("taken_option", ""))):
+        return None
+    return "A" if any(a in state.taken for a in victory["a_must_not_take"]) else None
+
+
+@dataclass(frozen=True)
+class RolloutPlayer:
+    """The heuristic in a rollout, which pauses the run once the result is decided or the horizon passed."""
+
+    base: Heuristic
+    last_turn: int = 0  # 0: no horizon
+    spec: str = "heuristic"
+
+    def choose(self, point: DecisionPoint) -> Any:
+        """The heuristic's choice; a pause (``AwaitingDecision``) when the rollout has seen enough."""
+        s = point.state
+        if isinstance(s, GameState) and (decided(s) or (self.last_turn and s.turn > self.last_turn)):
+            raise AwaitingDecision(point)
+        return self.base.choose(point)
+
+
 @dataclass(frozen=True)
 class Expert:
     """Heuristic play with rollouts through the real rules at the decisions that matter (module docstring)."""
@@ -61,31 +136,50 @@ class Expert:
     budget: int = BUDGET
     width: int = WIDTH
     seed: int = 0
+    horizon: int = 0
     base: Heuristic = field(default_factory=Heuristic)
 
     @property
     def spec(self) -> str:
         """``expert`` with its settings where they differ from the defaults."""
         parts = [f"{k}={v}" for k, v, d in (("budget", self.budget, BUDGET), ("width", self.width, WIDTH),
-                                            ("seed", self.seed, 0)) if v != d]
+                                            ("horizon", self.horizon, 0), ("seed", self.seed, 0)) if v != d]
         return "expert" + (":" + ",".join(parts) if parts else "")
 
     def choose(self, point: DecisionPoint) -> Any:
-        """The heuristic's choice, or the candidate whose rollouts score best at a searched decision."""
+        """The heuristic's choice, unless paired rollouts show another candidate clearly better."""
         default = self.base.choose(point)
         game = running_game()
-        if game is None or self.budget < 2 or self.width < 2 or not searched(point) or len(point.options) < 2:
+        if (game is None or self.budget < 2 * SCREEN or self.width < 2 or not searched(point)
+                or len(point.options) < 2 or (isinstance(point.state, GameState) and decided(point.state))):
             return default
         candidates = self.candidates(point, default)
         if len(candidates) < 2:
             return default
-        per = max(2, self.budget // len(candidates))
-        best, best_score = default, None
-        for cand in candidates:
-            score = sum(self._rollout(game, point, cand, k) for k in range(per))
-            if best_score is None or score > best_score + 1e-9:
-                best, best_score = cand, score
-        return best
+        base = [self._rollout(game, point, default, k) for k in range(SCREEN)]
+        if all(x >= WON for x in base):
+            return default  # the heuristic's line won every screening rollout: nothing to gain
+        spent = SCREEN
+        diffs: dict[int, list[float]] = {}
+        for i, cand in enumerate(candidates[1:], 1):
+            if spent + SCREEN > self.budget:
+                break
+            diffs[i] = [self._rollout(game, point, cand, k) - base[k] for k in range(SCREEN)]
+            spent += SCREEN
+        alive = [i for i, d in diffs.items() if sum(d) > TIE]
+        k = SCREEN
+        while alive and spent + 1 + len(alive) <= self.budget:
+            b = self._rollout(game, point, default, k)
+            for i in alive:
+                diffs[i].append(self._rollout(game, point, candidates[i], k) - b)
+            spent += 1 + len(alive)
+            k += 1
+            alive = [i for i in alive if sum(diffs[i]) > TIE and sum(d < -TIE for d in diffs[i]) < 2]
+        clear = [i for i in alive if clearly_better(diffs[i])]
+        if not clear:
+            return default
+        best = max(clear, key=lambda i: (sum(diffs[i]) / len(diffs[i]), -i))
+        return candidates[best]
 
     def candidates(self, point: DecisionPoint, default: Any) -> list[Any]:
         """The heuristic's choice first, then the others the heuristic rates best, ``width`` at most."""
@@ -148,29 +242,35 @@ class Expert:
                 for n in range(1, len(e.order) + 1):
                     overrides[f"{e.shuffle}/{n}"] = e.card_at(n)
         recorded[point.decision] = (point.actor, option_key(choice))
-        players = {seat: self.base for seat in spec.players}
+        turn = point.turn if point.turn is not None else getattr(point.state, "turn", 0)
+        player = RolloutPlayer(self.base, turn + self.horizon if self.horizon else 0)
+        players = {seat: player for seat in spec.players}
         seed = _rollout_seed(spec.seed, self.seed, point.decision, k)
         branch = GameSpec(spec.ruleset, spec.scenario, spec.options, seed, players, overrides, recorded)
         result = run(branch, start=snap, prefix=events[:snap.seq], keep_snapshots=False)  # nobody branches a rollout
-        o = spec.ruleset.outcome(result.state)
+        o = judge(result.state)  # at the game's end, or where the rollout paused (decided, or the horizon)
         me = point.actor
         won = 1.0 if o["winner"] == me else 0.5 if o["winner"] == "draw" else 0.0
         vp = o.get("vp", {})
         return won + VP_WEIGHT * float(vp.get(me, 0) - vp.get(other_side(me), 0))
 
 
+SETTINGS = ("budget", "width", "horizon", "seed")
+
+
 def expert_factory(arg: str = "") -> Expert:
-    """``expert[:budget=N,width=W,seed=S]`` (module docstring)."""
+    """``expert[:budget=N,width=W,horizon=H,seed=S]`` (module docstring)."""
     settings: dict[str, int] = {}
     for part in filter(None, arg.split(",")):
         key, eq, value = part.partition("=")
-        if key not in ("budget", "width", "seed") or not eq:
-            raise ValueError(f"expert takes budget=N, width=W and seed=S (comma-separated), not {part!r}")
+        if key not in SETTINGS or not eq:
+            raise ValueError(f"expert takes budget=N, width=W, horizon=H and seed=S (comma-separated), "
+                             f"not {part!r}")
         if not value.isdigit() or len(value) > 9:
             raise ValueError(f"expert's {key} must be a whole number >= 0 of at most 9 digits, not {value!r}")
         if key in settings:
             raise ValueError(f"expert's {key} is given twice")
         settings[key] = int(value)
     return Expert(budget=settings.get("budget", BUDGET), width=settings.get("width", WIDTH),
-                  seed=settings.get("seed", 0))
+                  seed=settings.get("seed", 0), horizon=settings.get("horizon", 0))
 
