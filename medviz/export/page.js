@@ -608,7 +608,8 @@
       for (var c = 0; c < nCh; c++) if (tl.channels[c][0] === PANEL) renderPanel(shown[c]);
       show(0);
       statusEl.textContent = "";
-      window.medviz = { show: show, data: data, ready: true, plot: gd, strip: stripReady ? stripEl : null };
+      window.medviz = { show: show, data: data, ready: true, plot: gd, strip: stripReady ? stripEl : null,
+                        drawing: function () { return !!(drawing || waiting); } };
     }).catch(function (err) {
       statusEl.textContent = "Cannot draw the map: " + err.message;
       show(0);
