@@ -144,7 +144,11 @@
     }
     layout.margin = Object.assign({}, layout.margin, { t: 6 });
     if (layout.showlegend !== false && layout.legend) {  // the legend, drawn by plotly beside the map (drawLegend)
-      legendOf = { data: figure.data.filter(function (t) { return t.showlegend; }), legend: layout.legend };
+      legendOf = { legend: layout.legend, data: figure.data.filter(function (t) { return t.showlegend; }).map(function (t) {
+        var entry = Object.assign({}, t);
+        delete entry.legendgroup;  // one entry per item (a group would stack its items even in rows)
+        return entry;
+      }) };
       layout.showlegend = false;
     }
     if (layout.xaxis) layout.xaxis = Object.assign({}, layout.xaxis, { domain: [0, 1] });  // the map, the figure's width
@@ -527,20 +531,24 @@
     return Plotly.newPlot(legendEl, legendOf.data, layout, config).then(fitLegendBox);
   }
   function fitLegendBox() {
-    var leg = legendEl.querySelector(".legend");
-    if (!leg) return Promise.resolve();
-    var w = leg.getBBox().width, room = legendEl.clientWidth;
-    var two = 2 * w + 12 <= room;
-    var upd = { orientation: two ? "h" : "v", maxheight: 2000 };
-    if (legendOf.legend.title) upd["title.side"] = "top";
-    if (two) { upd.entrywidth = Math.ceil(w); upd.entrywidthmode = "pixels"; }
-    var set = {};
-    Object.keys(upd).forEach(function (k) { set["legend." + k] = upd[k]; });
-    return Plotly.relayout(legendEl, set).then(function () {
+    var room = legendEl.clientWidth, base = (legendOf.legend.font && legendOf.legend.font.size) || 12;
+    var first = { "legend.orientation": "v", "legend.font.size": base, "legend.maxheight": 2000, width: room };
+    if (legendOf.legend.title) first["legend.title.side"] = "top";
+    return Plotly.relayout(legendEl, first).then(function () {
+      var widest = 0;
+      legendEl.querySelectorAll(".legend .traces").forEach(function (t) { widest = Math.max(widest, t.getBBox().width); });
+      var size = base;
+      if (2 * widest + 24 > room && 2 * widest * (base - 1) / base + 24 <= room) { size = base - 1; widest *= size / base; }
+      if (widest && 2 * widest + 24 <= room) {
+        return Plotly.relayout(legendEl, { "legend.orientation": "h", "legend.entrywidth": Math.floor((room - 8) / 2) - 40,
+                                           "legend.entrywidthmode": "pixels", "legend.font.size": size,
+                                           "legend.title.font.size": size });
+      }
+    }).then(function () {
       var l = legendEl.querySelector(".legend");
       var h = Math.ceil(l ? l.getBBox().height : 0) + 4;
       legendEl.style.height = h + "px";
-      return Plotly.relayout(legendEl, { height: h, width: legendEl.clientWidth });
+      return Plotly.relayout(legendEl, { height: h, width: room });
     });
   }
 
