@@ -1,5 +1,5 @@
 // medviz standalone replay: applies per-step channel deltas to a figure drawn once.
-// A step redraws only the traces it changes (Plotly.animate without a full redraw); the map's title and
+// A step redraws only the traces it changes (a plotly transition without a full redraw); the map's title and
 // its side panel (turn line, player boxes) are page text beside the map, so words never redraw the map.
 // Data: #medviz-data (JSON). plotly.js: inline, or gzip+base64 in #plotly-gz (unpacked here,
 // in the browser, with DecompressionStream; no network).
@@ -267,7 +267,7 @@
     if (panel) renderPanel(panel);
   }
 
-  // Changed traces are redrawn alone (Plotly.animate with redraw off: plotly recomputes the figure's data
+  // Changed traces are redrawn alone (a transition with redraw off, as Plotly.animate runs: plotly recomputes the figure's data
   // but draws only those traces). One redraw at a time: changes arriving meanwhile wait, merged, so
   // every change is drawn and the last one wins.
   var drawing = null, waiting = null;
@@ -327,8 +327,13 @@
       drawing = null;
       if (waiting) { var next = waiting; waiting = null; drawTraces(next); }
     };
-    drawing = Plotly.animate(gd, { data: traces.map(function (t) { return nest(changes[t]); }), traces: traces, layout: {} },
-                             { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" })
+    var data = traces.map(function (t) { return nest(changes[t]); });
+    // Plotly.Plots.transition is what Plotly.animate runs for a frame, without waiting for the next animation
+    // frame: the step is drawn before the browser paints, not one frame later.
+    drawing = (typeof Plotly.Plots.transition === "function"
+      ? Plotly.Plots.transition(gd, data, {}, traces, { redraw: false }, { duration: 0, easing: "linear", ordering: "layout first" })
+      : Plotly.animate(gd, { data: data, traces: traces, layout: {} },
+                       { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" }))
       .then(after, after);
   }
 
