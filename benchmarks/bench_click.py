@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bench_click.py                 # 12 clicks per action in JupyterLab, 30 in the page
     python benchmarks/bench_click.py --clicks 20 --skip-lab
     python benchmarks/bench_click.py --skip-lab --sizes 1280x720,1920x1080 --against /work/main   # pages side by side
+    python benchmarks/bench_click.py --skip-lab --painted --against /work/main   # until the click's frame is painted
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
 Debian's chromium (Playwright, no network) twice, side by side in one run:
@@ -68,6 +69,20 @@ async ([graphSel, act, quiet]) => {
 }
 """
 
+#: The exported page only (``--painted``): ms from the click until the frame showing it has been painted (its
+#: work done, microtasks and all, then the next animation frame and a task after it) -- the map, the log and
+#: the side column together, as a reader sees them.
+PAINT_JS = """
+async ([graphSel, act, quiet]) => {
+  const t0 = performance.now();
+  (new Function('return ' + act))()();
+  await new Promise(r => setTimeout(r, 0));
+  for (let i = 0; i < 200 && window.medviz.drawing && window.medviz.drawing(); i++) await new Promise(r => setTimeout(r, 5));
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  return performance.now() - t0;
+}
+"""
+
 #: After a drag: resolve with the ms from the pointer's release (window.__released) to the graph's last
 #: mutation once quiet.
 AFTER_RELEASE_JS = """
@@ -94,11 +109,11 @@ def _stats(name: str, samples: list[float], goal: float) -> str:
             f"   goal <= {goal:.0f} ms: {verdict} (median {med / goal:.2f}x of goal)")
 
 
-def _clicks(page: Any, graph: str, act: str, n: int, pause: float = 0.25, what: str = "") -> list[float]:
+def _clicks(page: Any, graph: str, act: str, n: int, pause: float = 0.25, what: str = "", js: str = SETTLE_JS) -> list[float]:
     print(f"  timing {what or 'clicks'} ({n})", file=sys.stderr, flush=True)
     out = []
     for _ in range(n):
-        ms = page.evaluate(SETTLE_JS, [graph, act, QUIET_MS])
+        ms = page.evaluate(js, [graph, act, QUIET_MS])
         if ms is not None:
             out.append(float(ms))
         time.sleep(pause)
@@ -160,7 +175,8 @@ def export_with(checkout: Path, out: Path) -> Path:
     return out
 
 
-def bench_page(browser: Any, pages: dict[str, Path], n: int, size: tuple[int, int] = (1920, 1080)) -> dict[str, dict[str, list[float]]]:
+def bench_page(browser: Any, pages: dict[str, Path], n: int, size: tuple[int, int] = (1920, 1080),
+               painted: bool = False) -> dict[str, dict[str, list[float]]]:
     """Exported pages at one screen size: next, jump and slider release in turns of 5 clicks per page (the
     machine's load falls on all alike), then a drag in each."""
     OfflinePage = _browser_conftest().OfflinePage
@@ -182,7 +198,8 @@ def bench_page(browser: Any, pages: dict[str, Path], n: int, size: tuple[int, in
         for start in range(0, n, 5):
             for name, p in opened.items():
                 p.page.bring_to_front()
-                res[name].setdefault(action, []).extend(_clicks(p.page, graph, act, min(5, n - start), 0.1, f"{action} ({name})"))
+                res[name].setdefault(action, []).extend(_clicks(p.page, graph, act, min(5, n - start), 0.1, f"{action} ({name})",
+                                                                PAINT_JS if painted else SETTLE_JS))
     for name, p in opened.items():
         p.page.bring_to_front()
         res[name]["drag (release)"] = _drag_range(p.page, graph, p.page.locator("#slider"), max(3, n // 4))
@@ -296,6 +313,8 @@ def main() -> None:
     ap.add_argument("--skip-lab", action="store_true", help="only the exported page")
     ap.add_argument("--skip-page", action="store_true", help="only JupyterLab")
     ap.add_argument("--sizes", default="1920x1080", help="screen sizes of the exported page, e.g. 1280x720,1920x1080")
+    ap.add_argument("--painted", action="store_true",
+                    help="exported page: time each click until its frame is painted (not until the map's DOM settles)")
     ap.add_argument("--against", metavar="CHECKOUT", type=Path,
                     help="also time the page another checkout of medviz exports (e.g. /work/main), in turns with this one")
     args = ap.parse_args()
@@ -321,8 +340,8 @@ def main() -> None:
                 pages[str(args.against)] = export_with(args.against.resolve(), tmp / "against.html")
             for size in args.sizes.split(","):
                 w, h = (int(x) for x in size.lower().split("x"))
-                for name, res in bench_page(browser, pages, int(args.clicks * 2.5), (w, h)).items():
-                    results[f"exported page ({name}) at {w}x{h}"] = res
+                for name, res in bench_page(browser, pages, int(args.clicks * 2.5), (w, h), args.painted).items():
+                    results[f"exported page ({name}) at {w}x{h}" + (", until painted" if args.painted else "")] = res
         if not args.skip_lab:
             results["JupyterLab"] = bench_lab(browser, args.clicks)
         browser.close()

@@ -291,15 +291,14 @@
   // redraw draws), so names and badges stay above or below each other as the figure says.
   function keepOrder() {
     gd.querySelectorAll(".scatterlayer").forEach(function (layer) {
-      var kids = Array.prototype.slice.call(layer.children), at = function (k) {
-        return k.__data__ && k.__data__[0] && k.__data__[0].trace ? k.__data__[0].trace.index : -1;
-      };
-      for (var i = 1; i < kids.length; i++) {
-        if (at(kids[i]) < at(kids[i - 1])) {
-          kids.sort(function (a, b) { return at(a) - at(b); }).forEach(function (k) { layer.appendChild(k); });
-          return;
-        }
-      }
+      var at = function (k) { return k.__data__ && k.__data__[0] && k.__data__[0].trace ? k.__data__[0].trace.index : -1; };
+      var kids = Array.prototype.slice.call(layer.children), sorted = true;
+      for (var i = 1; i < kids.length && sorted; i++) sorted = at(kids[i]) >= at(kids[i - 1]);
+      if (sorted) return;
+      var ref = layer.firstChild;  // move only the traces out of place (a re-drawn one: usually just it)
+      kids.sort(function (a, b) { return at(a) - at(b); }).forEach(function (k) {
+        if (k === ref) ref = ref.nextSibling; else layer.insertBefore(k, ref);
+      });
     });
   }
   // A trace emptied by the step is not drawn by plotly at all (it is invisible without points), so its
