@@ -580,6 +580,10 @@
     var avail = mainEl.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - parseFloat(cs.columnGap || 0);
     var w = Math.max(300, Math.min(want, avail - Math.min(avail * 0.3, 20 * 16)));  // the side keeps at least 20rem
     mainEl.style.gridTemplateColumns = w + "px minmax(0, 1fr)";
+    if (w < want) {  // as wide as it may be: only as tall as the map's shape then needs (no blank band under it)
+      var needH = (w - (m.l || 0) - (m.r || 0) - 4) / mapAspect() / (yd[1] - yd[0]) + 6 + (m.b || 0) + 2;
+      h = Math.round(Math.max(300, Math.min(h, needH)));
+    }
     gd.style.height = h + "px";
     side.style.maxHeight = (h + stripH + gap) + "px";
     return true;
