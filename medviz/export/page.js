@@ -342,8 +342,11 @@
     slider.value = String(s);
     var items = logEl.children;
     if (current >= 0 && items[current]) items[current].classList.remove("current");
+    // later events are greyed: only the lines between the old and the new step change class
+    var from = current < 0 ? 0 : current;
+    for (var i = Math.min(from, s) + 1; i <= Math.max(from, s) && i < items.length; i++) items[i].classList.toggle("future", i > s);
     var li = items[s];
-    li.classList.add("current");  // later events are greyed by the style sheet (li.current ~ li)
+    li.classList.add("current");
     scrollLog(li);
     var p = phaseOf(s);
     whereEl.textContent = "event " + s + " of " + (nSteps - 1) +
@@ -477,7 +480,7 @@
     var auto = {};
     data.automatic.forEach(function (i) { auto[i] = true; });
     data.log.forEach(function (text, i) {
-      var li = el("li", text, auto[i] ? "auto" : null);
+      var li = el("li", text, (auto[i] ? "auto" : "") + (i > 0 ? " future" : ""));
       li.value = i;
       li.dataset.seq = String(i);
       frag.appendChild(li);

@@ -188,6 +188,7 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     assert all(b - a == 1 for a, b in zip(seen, seen[1:])), seen  # every event, one at a time
     page.select_option("#jump", str(target.start))
     wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
+    assert page.locator("#log li.future").count() == len(h.events) - 1 - target.start  # later events greyed
     if notes is not None:
         expected = [n.title for n in notes.for_event(target.start)]
         assert page.locator("#notes h3").all_inner_texts() == expected
@@ -195,6 +196,7 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     wait_until(page, f"document.body.dataset.step === '{len(h.events) - 1}'", 20)
     assert page.evaluate(fills) != start  # areas changed hands over the war
     assert page.inner_text("#log li.current") == h.describe(h.events[-1])
+    assert page.locator("#log li.future").count() == 0
     # The map's side panel (turn line, player boxes) and its title are page text beside the map: the boxes
     # never overlap, the title wraps inside the side column instead of running off the figure.
     def side_boxes() -> dict[str, tuple[float, float, float, float]]:
