@@ -4,14 +4,17 @@ Usage::
 
     python benchmarks/bench_click.py                 # 12 clicks per action in JupyterLab, 30 in the page
     python benchmarks/bench_click.py --clicks 20 --skip-lab
-    python benchmarks/bench_click.py --skip-page --baseline ../main --lab-sizes 1920x1080,1280x720
+    python benchmarks/bench_click.py --skip-page --against ../main --lab-sizes 1920x1080,1280x720
+    python benchmarks/bench_click.py --skip-lab --sizes 1280x720,1920x1080 --against /work/main   # pages side by side
+    python benchmarks/bench_click.py --skip-lab --painted --against /work/main   # until the click's frame is painted
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
 Debian's chromium (Playwright, no network) twice, side by side in one run:
 
 * **JupyterLab** — a ReplayViewer and a DiceLab in a notebook (a copy under test-artifacts/, on a
   JupyterLab server on localhost): every click goes to the kernel, which answers with the figure update;
-* **exported page** — ``medviz export``'s standalone HTML (everything happens in the browser).
+* **exported page** — ``medviz export``'s standalone HTML (everything happens in the browser); with
+  ``--against CHECKOUT`` also the page another checkout of medviz exports, timed in turns with this one.
 
 For each action it clicks in the page (from page JavaScript, so Playwright's own latency is not counted)
 and waits until the plotly graph has been quiet for 50 ms (a MutationObserver on the graph div); the
@@ -19,7 +22,7 @@ time printed is the last mutation's time after the click (the quiet period is no
 step (the step/next button), jump (the jump menu), slider release (one slider change), branch (the
 DiceLab's Branch here, JupyterLab only), and dragging the slider for about a second (time from the
 pointer's release until the map settles). In JupyterLab a step is timed from places (phase starts and
-annotated moments, reached by the jump menu first) whose next event changes the map. ``--baseline DIR`` runs a second JupyterLab whose kernel imports medviz from
+annotated moments, reached by the jump menu first) whose next event changes the map. ``--against CHECKOUT`` runs a second JupyterLab whose kernel imports medviz from
 another checkout (e.g. main's) and takes the clicks in turn on both, so a loaded machine loads both alike. Goals: each click <= 150 ms (median and 90th percentile
 printed against it); a drag settles <= 0.5 s after release.
 """
@@ -73,6 +76,20 @@ async ([graphSel, act, quiet]) => {
 }
 """
 
+#: The exported page only (``--painted``): ms from the click until the frame showing it has been painted (its
+#: work done, microtasks and all, then the next animation frame and a task after it) -- the map, the log and
+#: the side column together, as a reader sees them.
+PAINT_JS = """
+async ([graphSel, act, quiet]) => {
+  const t0 = performance.now();
+  (new Function('return ' + act))()();
+  await new Promise(r => setTimeout(r, 0));
+  for (let i = 0; i < 200 && window.medviz.drawing && window.medviz.drawing(); i++) await new Promise(r => setTimeout(r, 5));
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  return performance.now() - t0;
+}
+"""
+
 #: After a drag: resolve with the ms from the pointer's release (window.__released) to the graph's last
 #: mutation once quiet.
 AFTER_RELEASE_JS = """
@@ -99,11 +116,11 @@ def _stats(name: str, samples: list[float], goal: float) -> str:
             f"   goal <= {goal:.0f} ms: {verdict} (median {med / goal:.2f}x of goal)")
 
 
-def _clicks(page: Any, graph: str, act: str, n: int, pause: float = 0.25, what: str = "") -> list[float]:
+def _clicks(page: Any, graph: str, act: str, n: int, pause: float = 0.25, what: str = "", js: str = SETTLE_JS) -> list[float]:
     print(f"  timing {what or 'clicks'} ({n})", file=sys.stderr, flush=True)
     out = []
     for _ in range(n):
-        ms = page.evaluate(SETTLE_JS, [graph, act, QUIET_MS])
+        ms = page.evaluate(js, [graph, act, QUIET_MS])
         if ms is not None:
             out.append(float(ms))
         time.sleep(pause)
@@ -130,35 +147,70 @@ def _drag(page: Any, graph: str, handle: Any, track: Any, n: int) -> list[float]
     return out
 
 
-def bench_page(browser: Any, history: Any, notes: Any, n: int) -> dict[str, list[float]]:
-    """The exported page: next, jump, slider release and a drag."""
-    from medviz.export.html import export_html
+PAGE_ACTIONS = {
+    "step": "() => document.getElementById('next').click()",
+    "jump": "() => { const j = document.getElementById('jump'); window.__k = (window.__k + 7)"
+            " % window.__jumps.length; j.value = window.__jumps[window.__k];"
+            " j.dispatchEvent(new Event('change', {bubbles: true})); }",
+    "slider release": "() => { const s = document.getElementById('slider');"
+                      " s.value = String((+s.value + 97) % (+s.max + 1));"
+                      " s.dispatchEvent(new Event('input', {bubbles: true}));"
+                      " s.dispatchEvent(new Event('change', {bubbles: true})); }",
+}
 
+#: Writes the bench's page with the medviz on PYTHONPATH (another checkout): argv = out file, notes file.
+EXPORT_PAGE = """
+import sys
+from medviz.engine import play
+from medviz.export.annotations import load_annotations
+from medviz.export.html import export_html
+from medviz.rules.medempires.ruleset import RULESET
+historical = RULESET.policies["historical"]()
+history = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+export_html(history, sys.argv[1], load_annotations(sys.argv[2], history))
+"""
+
+
+def export_with(checkout: Path, out: Path) -> Path:
+    """The bench's page as another checkout of medviz exports it (its own code, run in a child process)."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    notes = ROOT / "notebooks" / "annotations" / "vespers-1282.toml"
+    subprocess.run([sys.executable, "-c", EXPORT_PAGE, str(out), str(notes)], env=env, check=True, cwd=checkout)
+    return out
+
+
+def bench_page(browser: Any, pages: dict[str, Path], n: int, size: tuple[int, int] = (1920, 1080),
+               painted: bool = False) -> dict[str, dict[str, list[float]]]:
+    """Exported pages at one screen size: next, jump and slider release in turns of 5 clicks per page (the
+    machine's load falls on all alike), then a drag in each."""
     OfflinePage = _browser_conftest().OfflinePage
-
-    tmp = Path(tempfile.mkdtemp(prefix="bench-click-"))
-    path = export_html(history, tmp / "vespers.html", notes)
-    p = OfflinePage(browser, 1920, 1080)
-    page = p.page
-    page.goto(path.as_uri())
-    page.wait_for_function("document.body.dataset.step !== undefined && document.querySelector('#plot .main-svg')",
-                           timeout=60_000)
     graph = "#plot"
-    page.evaluate("() => { const j = document.getElementById('jump'); window.__jumps = Array.from(j.options)"
-                  ".map(o => o.value).filter(v => v !== '' && +v >= 0); window.__k = 0; }")
-    res = {
-        "step": _clicks(page, graph, "() => document.getElementById('next').click()", n, 0.1),
-        "jump": _clicks(page, graph, "() => { const j = document.getElementById('jump'); window.__k = (window.__k + 7)"
-                        " % window.__jumps.length; j.value = window.__jumps[window.__k];"
-                        " j.dispatchEvent(new Event('change', {bubbles: true})); }", n, 0.1),
-        "slider release": _clicks(page, graph, "() => { const s = document.getElementById('slider');"
-                                  " s.value = String((+s.value + 97) % (+s.max + 1));"
-                                  " s.dispatchEvent(new Event('input', {bubbles: true}));"
-                                  " s.dispatchEvent(new Event('change', {bubbles: true})); }", n, 0.1),
-    }
-    slider = page.locator("#slider")
-    res["drag (release)"] = _drag_range(page, graph, slider, max(3, n // 4))
-    p.close()
+    opened = {}
+    for name, path in pages.items():
+        p = OfflinePage(browser, *size)
+        p.page.goto(path.as_uri())
+        deadline = time.monotonic() + 60  # polled: the page's CSP forbids wait_for_function's eval
+        while not p.page.evaluate("() => !!(window.medviz && window.medviz.ready)"):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{path}: the page did not get ready in 60 s")
+            time.sleep(0.1)
+        p.page.evaluate("() => { const j = document.getElementById('jump'); window.__jumps = Array.from(j.options)"
+                        ".map(o => o.value).filter(v => v !== '' && +v >= 0); window.__k = 0; }")
+        opened[name] = p
+    res: dict[str, dict[str, list[float]]] = {name: {} for name in pages}
+    for action, act in PAGE_ACTIONS.items():
+        for start in range(0, n, 5):
+            for name, p in opened.items():
+                p.page.bring_to_front()
+                res[name].setdefault(action, []).extend(_clicks(p.page, graph, act, min(5, n - start), 0.1, f"{action} ({name})",
+                                                                PAINT_JS if painted else SETTLE_JS))
+    for name, p in opened.items():
+        p.page.bring_to_front()
+        res[name]["drag (release)"] = _drag_range(p.page, graph, p.page.locator("#slider"), max(3, n // 4))
+        p.close()
     return res
 
 
@@ -352,9 +404,13 @@ def main() -> None:
     ap.add_argument("--clicks", type=int, default=12, help="clicks per action in JupyterLab (page: 2.5x)")
     ap.add_argument("--skip-lab", action="store_true", help="only the exported page")
     ap.add_argument("--skip-page", action="store_true", help="only JupyterLab")
-    ap.add_argument("--baseline", type=Path, default=None, metavar="DIR",
-                    help="JupyterLab side by side with the medviz of another checkout (e.g. main's), clicks in turn")
     ap.add_argument("--lab-sizes", default="1920x1080", metavar="WxH,...", help="JupyterLab window sizes")
+    ap.add_argument("--sizes", default="1920x1080", help="screen sizes of the exported page, e.g. 1280x720,1920x1080")
+    ap.add_argument("--painted", action="store_true",
+                    help="exported page: time each click until its frame is painted (not until the map's DOM settles)")
+    ap.add_argument("--against", metavar="CHECKOUT", type=Path,
+                    help="also time another checkout of medviz (e.g. /work/main), in turns with this one: its exported page, "
+                         "and JupyterLab with a kernel importing its medviz")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -370,10 +426,19 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=browser_conftest.CHROMIUM, args=browser_conftest.CHROMIUM_ARGS)
         results = {}
         if not args.skip_page:
-            results["exported page"] = bench_page(browser, history, notes, int(args.clicks * 2.5))
+            from medviz.export.html import export_html
+
+            tmp = Path(tempfile.mkdtemp(prefix="bench-click-"))
+            pages = {"this checkout": export_html(history, tmp / "vespers.html", notes)}
+            if args.against:
+                pages[str(args.against)] = export_with(args.against.resolve(), tmp / "against.html")
+            for size in args.sizes.split(","):
+                w, h = (int(x) for x in size.lower().split("x"))
+                for name, res in bench_page(browser, pages, int(args.clicks * 2.5), (w, h), args.painted).items():
+                    results[f"exported page ({name}) at {w}x{h}" + (", until painted" if args.painted else "")] = res
         lab: dict[str, dict[str, dict[str, list[float]]]] = {}
         if not args.skip_lab:
-            codes = {"this": ROOT, **({"baseline": args.baseline.resolve()} if args.baseline else {})}
+            codes = {"this": ROOT, **({"baseline": args.against.resolve()} if args.against else {})}
             for size in args.lab_sizes.split(","):
                 w, h = (int(v) for v in size.lower().split("x"))
                 lab[size] = bench_lab(browser, args.clicks, codes, (w, h), step_starts(history, notes))
@@ -381,12 +446,12 @@ def main() -> None:
     print(f"Vespers 1282 (seed 1490, {len(history):,} events): time from a click until the map has settled "
           f"(quiet {QUIET_MS} ms, not counted), chromium")
     for where, res in results.items():
-        print(f"{where} at 1920x1080")
+        print(where)
         for name, samples in res.items():
             print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
     for size, by_code in lab.items():
         for code, res in by_code.items():
-            print(f"JupyterLab at {size}, medviz of {ROOT if code == 'this' else args.baseline}" + (" (baseline)" if code == "baseline" else ""))
+            print(f"JupyterLab at {size}, medviz of {ROOT if code == 'this' else args.against}" + (" (baseline)" if code == "baseline" else ""))
             for name, samples in res.items():
                 print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
         if "baseline" in by_code:

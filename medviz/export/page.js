@@ -1,4 +1,6 @@
 // medviz standalone replay: applies per-step channel deltas to a figure drawn once.
+// A step redraws only the traces it changes (a plotly transition without a full redraw); the map's title and
+// its side panel (turn line, player boxes) are page text beside the map, so words never redraw the map.
 // Data: #medviz-data (JSON). plotly.js: inline, or gzip+base64 in #plotly-gz (unpacked here,
 // in the browser, with DecompressionStream; no network).
 (function () {
@@ -72,12 +74,101 @@
   var playBtn = document.getElementById("play");
   var current = -1;
   var timer = null;
+  var mainEl = document.querySelector("main");
+  var stageEl = document.getElementById("stage");
+  var titleEl = document.getElementById("maptitle");
+  var boxesEl = document.getElementById("mapside");
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text != null) e.textContent = text;
     if (cls) e.className = cls;
     return e;
+  }
+
+  // plotly's text markup, the only markup medviz writes into a figure's texts (bold, italics, line breaks,
+  // a coloured span) as page nodes; everything else stays text (entities decoded as plotly decodes them).
+  var ENTITY = { lt: "<", gt: ">", amp: "&", quot: '"', "#39": "'", nbsp: "\u00a0" };
+  function decode(t) {
+    return t.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z0-9]+);/g, function (all, k) {
+      if (k in ENTITY) return ENTITY[k];
+      if (k[0] !== "#") return all;
+      var n = k[1] === "x" ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10);
+      return n > 0 && n < 0x110000 ? String.fromCodePoint(n) : all;
+    });
+  }
+  function markup(node, text) {
+    node.replaceChildren();
+    text = text == null ? "" : String(text);
+    var stack = [node], last = 0, m;
+    var re = /<(\/?)(b|i|br|span)(?:\s+style=['"]color:\s*(#[0-9a-fA-F]{3,8})['"])?\s*\/?>/g;
+    function put(t) { if (t) stack[stack.length - 1].appendChild(document.createTextNode(decode(t))); }
+    while ((m = re.exec(text))) {
+      put(text.slice(last, m.index));
+      last = re.lastIndex;
+      if (m[2] === "br") { stack[stack.length - 1].appendChild(document.createElement("br")); continue; }
+      if (m[1]) { if (stack.length > 1) stack.pop(); continue; }
+      var e = document.createElement(m[2]);
+      if (m[3]) e.style.color = m[3];
+      stack[stack.length - 1].appendChild(e);
+      stack.push(e);
+    }
+    put(text.slice(last));
+  }
+
+  // The figure as the page draws it: the side panel's items (layout.meta.panel_px, see
+  // medviz.viz.state_map) and the title become page text; the other annotations stay on the map.
+  var boxOf = {}, annAt = {}, legendOf = null;
+  function splitFigure(figure) {
+    var layout = Object.assign({}, figure.layout);
+    var meta = layout.meta || {};
+    if (!meta.panel_px) return figure;
+    var kept = [];
+    (layout.annotations || []).forEach(function (a, i) {
+      if (a.name && a.name !== "legend" && meta.panel_px[a.name] !== undefined) {
+        var box = el("div", null, a.bgcolor ? "box" : "box plain");
+        box.dataset.name = a.name;
+        styleBox(box, a);
+        markup(box, a.text);
+        boxesEl.appendChild(box);
+        boxOf[i] = box;
+      } else {
+        annAt[i] = kept.length;
+        kept.push(a);
+      }
+    });
+    layout.annotations = kept;
+    if (layout.title) {
+      markup(titleEl, layout.title.text);
+      layout.title = Object.assign({}, layout.title, { text: "" });
+    }
+    layout.margin = Object.assign({}, layout.margin, { t: 6 });
+    if (layout.showlegend !== false && layout.legend) {  // the legend, drawn by plotly beside the map (drawLegend)
+      legendOf = { legend: layout.legend, data: figure.data.filter(function (t) { return t.showlegend; }).map(function (t) {
+        var entry = Object.assign({}, t);
+        delete entry.legendgroup;  // one entry per item (a group would stack its items even in rows)
+        return entry;
+      }) };
+      layout.showlegend = false;
+    }
+    if (layout.xaxis) layout.xaxis = Object.assign({}, layout.xaxis, { domain: [0, 1] });  // the map, the figure's width
+    return { data: figure.data, layout: layout };
+  }
+  function styleBox(box, a) {
+    var font = a.font || {};
+    box.style.background = a.bgcolor || "";
+    box.style.borderColor = a.bordercolor || "transparent";
+    if (font.color) box.style.color = font.color;
+    if (font.size) box.style.fontSize = (font.size / 16) + "rem";
+    box.hidden = a.visible === false;
+  }
+  function setBox(i, path, value) {
+    var box = boxOf[i];
+    if (path === "text") markup(box, value);
+    else if (path === "bgcolor") box.style.background = value || "";
+    else if (path === "bordercolor") box.style.borderColor = value || "transparent";
+    else if (path === "font.color") box.style.color = value || "";
+    else if (path === "visible") box.hidden = value === false;
   }
 
   function phaseOf(s) {
@@ -95,11 +186,29 @@
     (panel.lines || []).forEach(function (line) { ul.appendChild(el("li", line)); });
   }
 
+  // The log keeps the current event in view; read after the step is drawn (one layout, not two).
+  var scrollTo = null;
+  function scrollLog(li) {
+    if (scrollTo === null) requestAnimationFrame(function () {
+      var item = scrollTo;
+      scrollTo = null;
+      var top = item.offsetTop - logEl.offsetTop;
+      if (top < logEl.scrollTop || top > logEl.scrollTop + logEl.clientHeight - item.offsetHeight) {
+        logEl.scrollTop = Math.max(0, top - logEl.clientHeight / 3);
+      }
+    });
+    scrollTo = li;
+  }
+
+  var notesShown = null;
   function renderNotes(s) {
-    notesEl.replaceChildren();
     var hits = data.notes.filter(function (n) {
       return n.spans.some(function (sp) { return sp[0] <= s && s < sp[1]; });
     });
+    var key = hits.map(function (n) { return data.notes.indexOf(n); }).join(",");
+    if (key === notesShown) return;  // the same notes as the step before: nothing to redraw
+    notesShown = key;
+    notesEl.replaceChildren();
     hits.forEach(function (n) {
       var box = el("article", null, "note kind-" + n.kind);
       box.appendChild(el("h3", n.title));
@@ -122,12 +231,25 @@
       shown[c] = value;
       var ch = tl.channels[c];
       if (ch[0] === PANEL) { panel = value; continue; }
-      if (ch[0] === LAYOUT) { layout = layout || {}; layout[ch[1]] = value; continue; }
+      if (ch[0] === LAYOUT) {
+        var m = /^annotations\[(\d+)\]\.(.+)$/.exec(ch[1]);
+        if (m && boxOf[m[1]]) { setBox(m[1], m[2], value); continue; }
+        if (ch[1] === "title.text" && boxesEl.childElementCount) { markup(titleEl, value); continue; }
+        layout = layout || {};
+        layout[m && annAt[m[1]] !== undefined ? "annotations[" + annAt[m[1]] + "]." + m[2] : ch[1]] = value;
+        continue;
+      }
       var g = groups[ch[1]] || (groups[ch[1]] = { idx: [], vals: [] });
       g.idx.push(ch[0]);
       g.vals.push(value);
     }
-    if (tl.figure && window.Plotly) {
+    if (tl.figure && window.Plotly && !layout && canAnimate(groups)) {
+      var changes = {};
+      Object.keys(groups).forEach(function (path) {
+        groups[path].idx.forEach(function (t, j) { (changes[t] = changes[t] || {})[path] = groups[path].vals[j]; });
+      });
+      drawTraces(changes);
+    } else if (tl.figure && window.Plotly) {
       // One Plotly.update per step (one redraw): every changed attribute of every changed trace;
       // a trace that keeps an attribute gets undefined there, which plotly skips.
       var traces = [], at = {};
@@ -145,22 +267,91 @@
     if (panel) renderPanel(panel);
   }
 
+  // Changed traces are redrawn alone (a transition with redraw off, as Plotly.animate runs: plotly recomputes the figure's data
+  // but draws only those traces). One redraw at a time: changes arriving meanwhile wait, merged, so
+  // every change is drawn and the last one wins.
+  var drawing = null, waiting = null;
+  function canAnimate(groups) {
+    var full = gd._fullData;
+    if (!full || typeof Plotly.animate !== "function") return false;
+    return Object.keys(groups).every(function (path) {
+      return groups[path].idx.every(function (t) { return full[t] && full[t].type === "scatter"; });
+    });
+  }
+  function nest(flat) {
+    var out = {};
+    Object.keys(flat).forEach(function (path) {
+      var parts = path.split("."), o = out;
+      for (var i = 0; i < parts.length - 1; i++) o = o[parts[i]] = o[parts[i]] || {};
+      o[parts[parts.length - 1]] = flat[path];
+    });
+    return out;
+  }
+  // A trace redrawn alone is put last among its layer's traces: back in figure order (what a full
+  // redraw draws), so names and badges stay above or below each other as the figure says.
+  function keepOrder() {
+    gd.querySelectorAll(".scatterlayer").forEach(function (layer) {
+      var at = function (k) { return k.__data__ && k.__data__[0] && k.__data__[0].trace ? k.__data__[0].trace.index : -1; };
+      var kids = Array.prototype.slice.call(layer.children), sorted = true;
+      for (var i = 1; i < kids.length && sorted; i++) sorted = at(kids[i]) >= at(kids[i - 1]);
+      if (sorted) return;
+      var ref = layer.firstChild;  // move only the traces out of place (a re-drawn one: usually just it)
+      kids.sort(function (a, b) { return at(a) - at(b); }).forEach(function (k) {
+        if (k === ref) ref = ref.nextSibling; else layer.insertBefore(k, ref);
+      });
+    });
+  }
+  // A trace emptied by the step is not drawn by plotly at all (it is invisible without points), so its
+  // old drawing would stay: take it away, as a full redraw does.
+  function dropEmptied(traces) {
+    var full = gd._fullData || [];
+    traces.forEach(function (t) {
+      if (full[t] && full[t].visible === true) return;
+      gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) {
+        if (g.__data__ && g.__data__[0] && g.__data__[0].trace && g.__data__[0].trace.index === t) g.remove();
+      });
+    });
+  }
+  function drawTraces(changes) {
+    if (drawing) {
+      waiting = waiting || {};
+      Object.keys(changes).forEach(function (t) { waiting[t] = Object.assign(waiting[t] || {}, changes[t]); });
+      return;
+    }
+    var traces = Object.keys(changes).map(Number);
+    if (!traces.length) return;
+    var after = function () {
+      dropEmptied(traces);
+      keepOrder();
+      drawing = null;
+      if (waiting) { var next = waiting; waiting = null; drawTraces(next); }
+    };
+    var data = traces.map(function (t) { return nest(changes[t]); });
+    // Plotly.Plots.transition is what Plotly.animate runs for a frame, without waiting for the next animation
+    // frame: the step is drawn before the browser paints, not one frame later.
+    drawing = (typeof Plotly.Plots.transition === "function"
+      ? Plotly.Plots.transition(gd, data, {}, traces, { redraw: false }, { duration: 0, easing: "linear", ordering: "layout first" })
+      : Plotly.animate(gd, { data: data, traces: traces, layout: {} },
+                       { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" }))
+      .then(after, after);
+  }
+
   function show(s) {
     s = Math.max(0, Math.min(nSteps - 1, s | 0));
     applyChannels(s);
     slider.value = String(s);
     var items = logEl.children;
     if (current >= 0 && items[current]) items[current].classList.remove("current");
-    for (var i = 0; i < items.length; i++) items[i].classList.toggle("future", i > s);
+    // later events are greyed: only the lines between the old and the new step change class
+    var from = current < 0 ? 0 : current;
+    for (var i = Math.min(from, s) + 1; i <= Math.max(from, s) && i < items.length; i++) items[i].classList.toggle("future", i > s);
     var li = items[s];
     li.classList.add("current");
-    var top = li.offsetTop - logEl.offsetTop;
-    if (top < logEl.scrollTop || top > logEl.scrollTop + logEl.clientHeight - li.offsetHeight) {
-      logEl.scrollTop = Math.max(0, top - logEl.clientHeight / 3);
-    }
+    scrollLog(li);
     var p = phaseOf(s);
     whereEl.textContent = "event " + s + " of " + (nSteps - 1) +
       (p ? " · " + (p.words || ((p.turn ? "turn " + p.turn + ", " : "") + p.phase)) : "");
+    whereEl.title = whereEl.textContent;
     var jump = document.getElementById("jump");
     if (p) jump.value = String(p.start);
     renderNotes(s);
@@ -173,17 +364,53 @@
   // The win-probability strip (data.winprob): its dotted line at the events played after step s.
   var stripEl = document.getElementById("winprob");
   var stripReady = false;
+  // Moved after the map's frame is painted (the map first), once per frame at most.
+  var stripAt = null;
   function markStrip(s) {
     if (!stripReady) return;
-    Plotly.relayout(stripEl, { "shapes[0].x0": s + 1, "shapes[0].x1": s + 1 });
-    stripEl.dataset.current = String(s + 1);
+    if (stripAt === null) requestAnimationFrame(function () {
+      setTimeout(function () {
+        var x = stripAt;
+        stripAt = null;
+        if (!moveStripLine(x)) Plotly.relayout(stripEl, { "shapes[0].x0": x, "shapes[0].x1": x });
+        stripEl.dataset.current = String(x);
+      }, 0);
+    });
+    stripAt = s + 1;
+  }
+
+  // The dotted line moved where its axis puts x, in the layout (for later redraws) and in the drawing:
+  // no redraw of the strip. False when the drawing is not the one expected (then plotly redraws it).
+  function moveStripLine(x) {
+    var full = stripEl._fullLayout, path = stripEl.querySelector(".shapelayer path");
+    var xa = full && full.xaxis, shape = full && full.shapes && full.shapes[0];
+    var m = path && /^M[-\d.e]+,([-\d.e]+)L[-\d.e]+,([-\d.e]+)$/.exec(path.getAttribute("d") || "");
+    if (!xa || !shape || shape.type !== "line" || !m) return false;
+    var px = Math.round((xa._offset + xa.l2p(x)) * 100) / 100;
+    stripEl.layout.shapes[0].x0 = stripEl.layout.shapes[0].x1 = x;
+    shape.x0 = shape.x1 = x;
+    if (shape._input) shape._input.x0 = shape._input.x1 = x;
+    path.setAttribute("d", "M" + px + "," + m[1] + "L" + px + "," + m[2]);
+    return true;
   }
 
   function drawStrip() {
     if (!data.winprob || !window.Plotly) return Promise.resolve();
     stripEl.hidden = false;
     var config = { responsive: true, displaylogo: false, displayModeBar: false, showLink: false, typesetMath: false };
-    return Plotly.newPlot(stripEl, data.winprob.figure.data, data.winprob.figure.layout, config).then(function () {
+    // Compact: as tall as the page makes its box, the legend on the title's line, the axis named in the title.
+    var layout = Object.assign({}, data.winprob.figure.layout);
+    delete layout.height;
+    var title = Object.assign({}, layout.title);
+    var xaxis = Object.assign({}, layout.xaxis);
+    title = Object.assign(title, { x: 0, xanchor: "left", xref: "paper", y: 1, yref: "container", yanchor: "top", pad: { t: 3 } });
+    xaxis.title = { text: "" };
+    layout.title = title;
+    layout.xaxis = xaxis;
+    layout.margin = { l: 46, r: 8, t: 22, b: 20 };
+    layout.legend = Object.assign({}, layout.legend, { orientation: "h", x: 1, xanchor: "right", y: 1, yanchor: "bottom",
+                                                       font: { size: 11 }, bgcolor: "rgba(0,0,0,0)" });
+    return Plotly.newPlot(stripEl, data.winprob.figure.data, layout, config).then(function () {
       stripReady = true;
       // A pivotal roll's flag moves the replay to that roll.
       stripEl.on("plotly_click", function (ev) {
@@ -253,7 +480,7 @@
     var auto = {};
     data.automatic.forEach(function (i) { auto[i] = true; });
     data.log.forEach(function (text, i) {
-      var li = el("li", text, auto[i] ? "auto" : null);
+      var li = el("li", text, (auto[i] ? "auto" : "") + (i > 0 ? " future" : ""));
       li.value = i;
       li.dataset.seq = String(i);
       frag.appendChild(li);
@@ -285,68 +512,91 @@
     });
   }
 
-  // The map's side panel is stacked in pixels (layout.meta.panel_px, see medviz.viz.state_map):
-  // restack it at the size the page draws the figure, so the boxes never overlap on a small map.
-  function fitPanel() {
-    var meta = gd.layout && gd.layout.meta;
-    if (!meta || !meta.panel_px || !window.Plotly || !gd.clientHeight) return Promise.resolve();
-    var ph = Math.max(200, gd.clientHeight - (meta.vertical_margin || 50));
-    var upd = {}, anns = gd.layout.annotations || [];
-    for (var i = 0; i < anns.length; i++) {
-      var top = meta.panel_px[anns[i].name];
-      if (top === undefined) continue;
-      upd["annotations[" + i + "].y"] = 1 - top / ph;
-      if (anns[i].width) upd["annotations[" + i + "].width"] = Math.max(80, Math.round(gd.clientWidth * (1 - meta.map_domain) - 36));
+  // The map's shape (width over height of its drawing area): from its axes (x range over y range times
+  // the y axis' scale ratio), else 16:10.
+  function mapAspect() {
+    var L = (tl.figure && tl.figure.layout) || {}, xa = L.xaxis || {}, ya = L.yaxis || {};
+    if (xa.range && ya.range && ya.scaleanchor === "x") {
+      return Math.abs(xa.range[1] - xa.range[0]) / (Math.abs(ya.range[1] - ya.range[0]) * (ya.scaleratio || 1));
     }
-    if (meta.panel_px.legend !== undefined) {
-      upd["legend.y"] = 1 - meta.panel_px.legend / ph;
-      upd["legend.maxheight"] = Math.max(38, ph - meta.panel_px.legend);  // a taller legend scrolls
-    }
-    return Plotly.relayout(gd, upd);
+    return 16 / 10;
   }
 
-  // The map takes the height the screen has left under the controls (at most 16:10 of its width),
-  // and the side column (this step's words, notes, log) the same, so nothing is below the fold.
+  // The map's legend (who controls an area) under the player boxes: the figure's own legend entries,
+  // drawn by plotly alone (they draw nothing on a map); in two columns where the side is wide enough.
+  var legendEl = document.getElementById("legend");
+  function drawLegend() {
+    if (!legendOf || !window.Plotly) return Promise.resolve();
+    legendEl.hidden = false;
+    var legend = Object.assign({}, legendOf.legend, { x: 0, xanchor: "left", y: 1, yanchor: "top", orientation: "v" });
+    delete legend.maxheight;
+    var layout = { showlegend: true, legend: legend, margin: { l: 0, r: 0, t: 0, b: 0 }, height: 400,
+                   xaxis: { visible: false, fixedrange: true }, yaxis: { visible: false, fixedrange: true },
+                   paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", dragmode: false, hovermode: false,
+                   font: (tl.figure.layout || {}).font };
+    var config = { staticPlot: true, displayModeBar: false, responsive: false };
+    return Plotly.newPlot(legendEl, legendOf.data, layout, config).then(fitLegendBox);
+  }
+  function fitLegendBox() {
+    var room = legendEl.clientWidth, base = (legendOf.legend.font && legendOf.legend.font.size) || 12;
+    var first = { "legend.orientation": "v", "legend.font.size": base, "legend.maxheight": 2000, width: room };
+    if (legendOf.legend.title) first["legend.title.side"] = "top";
+    return Plotly.relayout(legendEl, first).then(function () {
+      var widest = 0;
+      legendEl.querySelectorAll(".legend .traces").forEach(function (t) { widest = Math.max(widest, t.getBBox().width); });
+      var size = base;
+      if (2 * widest + 24 > room && 2 * widest * (base - 1) / base + 24 <= room) { size = base - 1; widest *= size / base; }
+      if (widest && 2 * widest + 24 <= room) {
+        return Plotly.relayout(legendEl, { "legend.orientation": "h", "legend.entrywidth": Math.floor((room - 8) / 2) - 40,
+                                           "legend.entrywidthmode": "pixels", "legend.font.size": size,
+                                           "legend.title.font.size": size });
+      }
+    }).then(function () {
+      var l = legendEl.querySelector(".legend");
+      var h = Math.ceil(l ? l.getBBox().height : 0) + 4;
+      legendEl.style.height = h + "px";
+      return Plotly.relayout(legendEl, { height: h, width: room });
+    });
+  }
+
+  // The map takes the height the screen has left under the controls (the win-probability strip under
+  // it), and the width its shape wants at that height plus its legend; the side column (the map's
+  // title, the turn and player boxes, this step's words, notes, log) has the rest: one screen.
   function fitScreen() {
-    if (data.mode !== "map" || window.innerWidth <= 900) { document.body.classList.remove("fit"); return false; }
+    var hasStrip = !!data.winprob;
+    var stripH = hasStrip ? Math.round(Math.max(96, Math.min(150, window.innerHeight * 0.14))) : 0;
+    if (hasStrip) stripEl.style.height = stripH + "px";
+    if (data.mode !== "map" || window.innerWidth <= 900) {
+      document.body.classList.remove("fit");
+      mainEl.style.gridTemplateColumns = "";
+      return false;
+    }
     document.body.classList.add("fit");
-    var top = gd.getBoundingClientRect().top + window.scrollY;
-    var room = window.innerHeight - top - 10;
-    var h = Math.round(Math.max(300, Math.min(gd.clientWidth * 10 / 16, room)));
+    document.body.classList.toggle("wide", window.innerWidth >= 1600);
+    var top = stageEl.getBoundingClientRect().top + window.scrollY;
+    var gap = hasStrip ? 4 : 0;
+    var h = Math.round(Math.max(300, window.innerHeight - top - stripH - gap - 8));
+    var L = (tl.figure && tl.figure.layout) || {}, m = L.margin || {}, yd = (L.yaxis && L.yaxis.domain) || [0, 1];
+    var mapH = (h - 6 - (m.b || 0)) * (yd[1] - yd[0]);
+    var want = Math.ceil(mapH * mapAspect() + (m.l || 0) + (m.r || 0) + 4);
+    var cs = getComputedStyle(mainEl);
+    var avail = mainEl.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - parseFloat(cs.columnGap || 0);
+    var w = Math.max(300, Math.min(want, avail - Math.min(avail * 0.3, 20 * 16)));  // the side keeps at least 20rem
+    mainEl.style.gridTemplateColumns = w + "px minmax(0, 1fr)";
+    if (w < want) {  // as wide as it may be: only as tall as the map's shape then needs (no blank band under it)
+      var needH = (w - (m.l || 0) - (m.r || 0) - 4) / mapAspect() / (yd[1] - yd[0]) + 6 + (m.b || 0) + 2;
+      h = Math.round(Math.max(300, Math.min(h, needH)));
+    }
     gd.style.height = h + "px";
-    side.style.maxHeight = Math.max(h, 300) + "px";
+    side.style.maxHeight = (h + stripH + gap) + "px";
     return true;
-  }
-
-  // A legend taller than the room under the panel would run into the key under the map: shrink its
-  // text until it clears the key and stays inside the figure.
-  function fitLegend() {
-    var leg = gd.querySelector(".legend"), key = null;
-    if (!leg || !window.Plotly) return Promise.resolve();
-    gd.querySelectorAll("g.annotation").forEach(function (g) { if (/This step|Units/.test(g.textContent)) key = g; });
-    var size = (gd.layout.legend && gd.layout.legend.font && gd.layout.legend.font.size) || 12;
-    var bottom = gd.getBoundingClientRect().bottom - 2;
-    function clashes() {
-      var l = leg.getBoundingClientRect();
-      if (l.bottom > bottom) return true;
-      if (!key) return false;
-      var k = key.getBoundingClientRect();
-      return l.left < k.right && k.left < l.right && l.top < k.bottom && k.top < l.bottom;
-    }
-    function step() {
-      leg = gd.querySelector(".legend");
-      if (!leg || !clashes() || size <= 8) return Promise.resolve();
-      size -= 1;
-      return Plotly.relayout(gd, { "legend.font.size": size, "legend.tracegroupgap": 0,
-                                   "legend.title.font.size": size }).then(step);
-    }
-    return step();
   }
 
   function fitAll() {
     fitScreen();
-    if (!window.Plotly || !gd.layout) return Promise.resolve();
-    return Plotly.Plots.resize(gd).then(fitPanel).then(fitLegend);
+    var strip = stripReady ? Plotly.Plots.resize(stripEl) : Promise.resolve();
+    if (!window.Plotly || !gd.layout) return strip;
+    return Promise.all([strip, Plotly.Plots.resize(gd), legendOf ? fitLegendBox() : null]);
   }
 
   var refit = null;
@@ -370,13 +620,15 @@
       var config = { responsive: true, displaylogo: false, displayModeBar: false, scrollZoom: true, showLink: false,
                      showEditInChartStudio: false, typesetMath: false,
                      toImageButtonOptions: { format: "png", filename: "medviz-replay" } };
+      var figure = splitFigure(tl.figure);
       fitScreen();
-      return Plotly.newPlot(gd, tl.figure.data, tl.figure.layout, config);
-    }).then(fitPanel).then(fitLegend).then(drawStrip).then(function () {
+      return Plotly.newPlot(gd, figure.data, figure.layout, config);
+    }).then(drawLegend).then(drawStrip).then(function () {
       for (var c = 0; c < nCh; c++) if (tl.channels[c][0] === PANEL) renderPanel(shown[c]);
       show(0);
       statusEl.textContent = "";
-      window.medviz = { show: show, data: data, ready: true, plot: gd, strip: stripReady ? stripEl : null };
+      window.medviz = { show: show, data: data, ready: true, plot: gd, strip: stripReady ? stripEl : null,
+                        drawing: function () { return !!(drawing || waiting); } };
     }).catch(function (err) {
       statusEl.textContent = "Cannot draw the map: " + err.message;
       show(0);

@@ -1,6 +1,7 @@
-"""An exported Vespers replay at a projector's 1280x720 and at 1920x1080: map, controls and this step's
-words on one screen, the legend clear of the key's "This step" line, and the map's names and badges
-apart as chromium draws them (every text box of the names and badges read from the page)."""
+"""An exported Vespers replay at a projector's 1280x720 and at 1920x1080: map, controls, this step's words,
+the map's title and side panel and the win-probability strip on one screen without scrolling, the map as
+large as the room leaves it, the end's long title inside its column; and the map's names and badges apart
+as chromium draws them (every text box of the names and badges read from the page)."""
 
 from __future__ import annotations
 
@@ -23,55 +24,108 @@ SIZES = ((1280, 720), (1920, 1080))
 
 @pytest.fixture(scope="module")
 def vespers_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import medviz.rules.medempires.game  # noqa: F401  (registers the whole-game scenarios)
+    """The notebook's war (seed 1490, the historical players) with its notes and win-probability strip."""
+    from medviz.analysis.winprob import load_win_probability, pivotal_flags
+    from medviz.engine import play
+    from medviz.rules.medempires.ruleset import RULESET
 
-    golden = ROOT / "tests" / "golden" / "vespers-1282-seed-1.json.gz"
-    h = History.from_json(gzip.decompress(golden.read_bytes()).decode("utf-8"), golden.name)
-    notes_file = ROOT / "notebooks" / "annotations" / "vespers-1282.toml"
-    notes = load_annotations(notes_file, h) if notes_file.exists() else None
-    return export_html(h, tmp_path_factory.mktemp("fit") / "vespers.html", notes)
+    historical = RULESET.policies["historical"]()
+    h = play(RULESET, "vespers-1282", {}, seed=1490, players={"A": historical, "B": historical})
+    notes = load_annotations(ROOT / "notebooks" / "annotations" / "vespers-1282.toml", h)
+    analysis = ROOT / "notebooks" / "analysis"
+    chart = load_win_probability(next(analysis.glob("winprob-*.json")), h)
+    flags = pivotal_flags(next(analysis.glob("pivotal-*.json")), h)
+    return export_html(h, tmp_path_factory.mktemp("fit") / "vespers.html", notes, win_probability=chart, pivotal=flags)
+
+
+#: Boxes of the page's parts (viewport pixels). The map's drawing is the plot area plotly draws the areas in;
+#: the title is the map's title wherever the page draws it (beside the map, or plotly's title in the figure).
+BOXES_JS = """() => {
+  const r = (el) => { if (!el || el.hidden) return null; const b = el.getBoundingClientRect();
+                      return b.width || b.height ? {left: b.left, top: b.top, right: b.right, bottom: b.bottom} : null; };
+  const key = [...document.querySelectorAll('#plot g.annotation')].find(g => /This step/.test(g.textContent));
+  const title = document.querySelector('#maptitle:not(:empty)') || document.querySelector('#plot .gtitle');
+  const holder = title && (title.closest('#side') || document.getElementById('plot'));
+  return {legend: r(document.querySelector('#legend .legend') || document.querySelector('#plot .legend')), key: r(key),
+          plot: r(document.getElementById('plot')), map: r(document.querySelector('#plot .bglayer .bg')),
+          strip: r(document.getElementById('winprob')), side: r(document.getElementById('side')),
+          panel: r(document.getElementById('panel')), controls: r(document.getElementById('controls')),
+          boxes: [...document.querySelectorAll('#mapside .box')].map(r),
+          title: r(title), holder: r(holder), titleText: title ? title.textContent : '',
+          panelText: document.getElementById('panel').innerText, scrollY: window.scrollY,
+          scrollH: document.documentElement.scrollHeight, scrollW: document.documentElement.scrollWidth};
+}"""
 
 
 def _boxes(page: Any) -> dict[str, Any]:
-    return page.evaluate("""() => {
-      const r = (el) => { if (!el) return null; const b = el.getBoundingClientRect();
-                          return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
-      const key = [...document.querySelectorAll('#plot g.annotation')].find(g => /This step/.test(g.textContent));
-      return {legend: r(document.querySelector('#plot .legend')), key: r(key), plot: r(document.getElementById('plot')),
-              panel: r(document.getElementById('panel')), controls: r(document.getElementById('controls')),
-              panelText: document.getElementById('panel').innerText, scrollY: window.scrollY};
-    }""")
+    return page.evaluate(BOXES_JS)  # type: ignore[no-any-return]
 
 
 def _meets(a: dict[str, float], b: dict[str, float]) -> bool:
     return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
+def _inside(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] >= b["left"] - 1 and a["right"] <= b["right"] + 1 and a["top"] >= b["top"] - 1 and a["bottom"] <= b["bottom"] + 1
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_map_controls_and_the_steps_words_fit_one_screen(browser: Any, vespers_page: Path, artifacts: Path,
-                                                         size: tuple[int, int]) -> None:
+def test_map_controls_words_and_strip_fit_one_screen(browser: Any, vespers_page: Path, artifacts: Path,
+                                                     size: tuple[int, int]) -> None:
+    w, h = size
+    screen = {"left": 0, "top": 0, "right": w, "bottom": h}
+    p = OfflinePage(browser, w, h)
+    try:
+        page = p.page
+        page.goto(vespers_page.as_uri())
+        wait_until(page, "!!(window.medviz && window.medviz.ready && window.medviz.strip)", 60)
+        # a battle step: the step panel has words to show
+        seq = page.evaluate("""() => [...document.querySelectorAll('#log li')].findIndex(li => /battle/i.test(li.textContent))""")
+        assert seq > 0
+        page.evaluate(f"window.medviz.show({seq})")
+        wait_until(page, f"document.body.dataset.step === '{seq}'", 20)
+        page.wait_for_timeout(400)
+        b = _boxes(page)
+        page.screenshot(path=str(artifacts / f"export-vespers-fit-{w}x{h}.png"))
+        assert b["scrollY"] == 0 and b["scrollH"] <= h and b["scrollW"] <= w, f"the page scrolls: {b}"
+        for part in ("controls", "plot", "map", "strip", "side", "panel", "legend", "title"):
+            assert b[part] is not None and _inside(b[part], screen), f"{part} is not (all) on the screen: {b}"
+        assert b["panelText"].strip(), "the step panel is empty"
+        assert b["controls"]["bottom"] <= b["plot"]["top"] and b["plot"]["bottom"] <= b["strip"]["top"] + 1, b
+        assert b["key"] is not None and not _meets(b["legend"], b["key"]), f"the legend runs into the key: {b}"
+        assert b["boxes"] and all(x is not None and _inside(x, screen) for x in b["boxes"]), b
+        # The map as large as the room leaves it: at least 58% of the screen's width (a 1280 px screen drew
+        # it 710 px wide beside its own legend and player boxes), and the map's drawing fills the figure's
+        # height or its width.
+        m, plot = b["map"], b["plot"]
+        assert m["right"] - m["left"] >= 0.58 * w, f"the map is {m['right'] - m['left']:.0f} px wide: {b}"
+        assert (plot["bottom"] - plot["top"]) - (m["bottom"] - m["top"]) <= 0.1 * h + 12 or \
+            (plot["right"] - plot["left"]) - (m["right"] - m["left"]) <= 16, f"blank bands around the map: {b}"
+        assert not p.errors and not p.blocked, (p.errors, p.blocked)
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_end_title_stays_inside_its_column(browser: Any, vespers_page: Path, artifacts: Path,
+                                              size: tuple[int, int]) -> None:
+    """The end's title ("Game over. Player A (France and Anjou) wins: … took …") is long: it must wrap where
+    it is drawn, never run past the figure or the screen."""
     w, h = size
     p = OfflinePage(browser, w, h)
     try:
         page = p.page
         page.goto(vespers_page.as_uri())
         wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
-        # a battle step: the step panel has words to show
-        seq = page.evaluate("""() => { const d = window.medviz.data; const o = [...document.querySelectorAll('#log li')]
-            .findIndex(li => /battle/i.test(li.textContent)); return o < 0 ? 40 : o; }""")
-        page.evaluate(f"window.medviz.show({seq})")
-        wait_until(page, f"document.body.dataset.step === '{seq}'", 20)
+        page.keyboard.press("End")
+        wait_until(page, "document.body.dataset.step === String(window.medviz.data.log.length - 1)", 20)
         page.wait_for_timeout(400)
         b = _boxes(page)
-        page.screenshot(path=str(artifacts / f"export-vespers-fit-{w}x{h}.png"))
-        assert b["scrollY"] == 0
-        assert b["legend"] is not None and b["key"] is not None, b
-        assert not _meets(b["legend"], b["key"]), f"the legend runs into the key's 'This step' line: {b}"
-        assert b["legend"]["bottom"] <= b["plot"]["bottom"] + 1, f"the legend is cut off under the map: {b}"
-        assert b["panel"]["top"] < h and b["panel"]["bottom"] <= h, f"the step's words are below the fold: {b}"
-        assert b["plot"]["bottom"] <= h and b["controls"]["bottom"] <= b["plot"]["top"], b
-        assert b["panelText"].strip(), "the step panel is empty"
-        assert not p.errors and not p.blocked, (p.errors, p.blocked)
+        page.screenshot(path=str(artifacts / f"export-vespers-end-title-{w}x{h}.png"))
+        assert b["titleText"].startswith("Game over. Player "), b["titleText"]
+        assert b["title"] is not None and b["holder"] is not None
+        assert _inside(b["title"], b["holder"]), f"the title runs off: {b['title']} in {b['holder']}"
+        assert b["title"]["right"] <= w and b["title"]["bottom"] <= h, b
     finally:
         p.close()
 

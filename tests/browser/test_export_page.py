@@ -188,6 +188,7 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     assert all(b - a == 1 for a, b in zip(seen, seen[1:])), seen  # every event, one at a time
     page.select_option("#jump", str(target.start))
     wait_until(page, f"document.body.dataset.step === '{target.start}'", 20)
+    assert page.locator("#log li.future").count() == len(h.events) - 1 - target.start  # later events greyed
     if notes is not None:
         expected = [n.title for n in notes.for_event(target.start)]
         assert page.locator("#notes h3").all_inner_texts() == expected
@@ -195,27 +196,36 @@ def test_a_whole_vespers_replay(offline_page: Any, tmp_path: Path, artifacts: Pa
     wait_until(page, f"document.body.dataset.step === '{len(h.events) - 1}'", 20)
     assert page.evaluate(fills) != start  # areas changed hands over the war
     assert page.inner_text("#log li.current") == h.describe(h.events[-1])
-    # The side panel is restacked at the size the page draws the map: its boxes never overlap.
-    boxes = page.evaluate("""() => [...document.querySelectorAll('#plot g.annotation')]
-        .map(g => ({t: g.textContent, r: g.getBoundingClientRect()}))
-        .filter(b => /^(Turn|Game over|PLAYER A|PLAYER B)/.test(b.t))
-        .map(b => [b.t.slice(0, 8), b.r.top, b.r.bottom, b.r.right])""")
-    tops = {t: (top, bottom, right) for t, top, bottom, right in boxes}
-    a, b = tops["PLAYER A"], tops["PLAYER B"]
-    # The end of the war: the winner's banner is the map's title; no plotly mode bar sits over it.
-    assert page.evaluate("document.querySelector('#plot .gtitle').textContent").startswith("Game over. Player ")
-    assert page.locator("#plot .modebar-btn").count() == 0, "a plotly mode bar sits over the map's title"
+    assert page.locator("#log li.future").count() == 0
+    # The map's side panel (turn line, player boxes) and its title are page text beside the map: the boxes
+    # never overlap, the title wraps inside the side column instead of running off the figure.
+    def side_boxes() -> dict[str, tuple[float, float, float, float]]:
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#mapside .box')]
+            .map(e => ({t: e.textContent, r: e.getBoundingClientRect()}))
+            .map(b => [b.t.slice(0, 8), b.r.top, b.r.bottom, b.r.left, b.r.right])""")
+        return {t: (top, bottom, left, right) for t, top, bottom, left, right in boxes}
+
+    tops = side_boxes()
+    assert "PLAYER A" in tops and "PLAYER B" in tops, tops
+    assert not any(page.locator("#plot g.annotation", has_text=t).count() for t in ("PLAYER A", "PLAYER B"))
+    # The end of the war: the winner's banner is the map's title; no plotly mode bar sits over the map.
+    assert page.inner_text("#maptitle").startswith("Game over. Player ")
+    assert page.locator("#plot .modebar-btn").count() == 0, "a plotly mode bar sits over the map"
     for w, hgt in ((1280, 720), (1920, 1080)):
         page.set_viewport_size({"width": w, "height": hgt})
         page.wait_for_timeout(600)
         page.screenshot(path=str(ROOT / "test-artifacts" / f"export-vespers-end-{w}x{hgt}.png"))
+        tops = side_boxes()
+        turn = next((v for k, v in tops.items() if k.startswith(("Turn", "Game ove"))), None)  # the end: the winner box
+        assert turn is not None, tops
+        a, b = tops["PLAYER A"], tops["PLAYER B"]
+        apart = a[1] <= b[0] + 1 or b[1] <= a[0] + 1 or a[3] <= b[2] + 1 or b[3] <= a[2] + 1
+        assert turn[1] <= min(a[0], b[0]) + 1 and apart, (w, tops)
+        side = page.evaluate("(() => { const r = document.getElementById('side').getBoundingClientRect(); "
+                             "return [r.left, r.right]; })()")
+        assert side[0] - 1 <= min(a[2], b[2]) and max(a[3], b[3]) <= side[1] + 1 <= w + 1, (w, tops, side)
     page.set_viewport_size({"width": 1500, "height": 1000})
     page.wait_for_timeout(600)
-    turn = next((v for k, v in tops.items() if k.startswith(("Turn", "Game ove"))), None)  # the end: the winner box
-    assert turn is not None, tops
-    assert turn[1] <= a[0] + 1 and a[1] <= b[0] + 1, tops
-    plot_right = page.evaluate("document.getElementById('plot').getBoundingClientRect().right")
-    assert a[2] <= plot_right + 1 and b[2] <= plot_right + 1, (tops, plot_right)
     page.screenshot(path=str(artifacts / "export-vespers-end.png"))
 
 

@@ -44,9 +44,9 @@ def test_the_strip_follows_the_replay(offline_page: Any, page_path: Path, artifa
     page.click("#next")
     page.click("#next")
     wait_until(page, "document.body.dataset.step === '2'", 10)
-    assert page.evaluate(CURRENT) == 3
+    wait_until(page, f"{CURRENT} === 3", 10)  # moved once the map's step is drawn
     page.evaluate("window.medviz.show(700)")
-    assert page.evaluate(CURRENT) == 701
+    wait_until(page, f"{CURRENT} === 701", 10)
     # The line is drawn where the axis puts event 701 (not only stored in the layout).
     line_x = page.evaluate("""() => { const r = document.querySelector('#winprob .shapelayer path')
                                                   .getBoundingClientRect(); return r.left + r.width / 2; }""")
@@ -62,4 +62,31 @@ def test_the_strip_follows_the_replay(offline_page: Any, page_path: Path, artifa
                                           r.top + fl.yaxis._offset + fl.yaxis.l2p(t.y[0])]; }""")
     page.mouse.click(xy[0], xy[1])
     wait_until(page, f"document.body.dataset.step === '{seq}'", 10)
-    assert page.evaluate(CURRENT) == seq + 1
+    wait_until(page, f"{CURRENT} === {seq + 1}", 10)
+
+
+STRIP_BOXES = """() => {
+  const r = (e) => { const b = e.getBoundingClientRect(); return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
+  const st = document.getElementById('winprob');
+  return {strip: r(st), plot: r(document.getElementById('plot')), title: r(st.querySelector('.gtitle')),
+          legend: r(st.querySelector('.legend')), axes: r(st.querySelector('.bglayer .bg') || st.querySelector('.nsewdrag')),
+          scrollH: document.documentElement.scrollHeight};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
+def test_the_strip_is_on_the_first_screen(offline_page: Any, page_path: Path, artifacts: Path,
+                                          size: tuple[int, int]) -> None:
+    """Under the map, compact, whole on a projector's screen: its title, its legend and its chart apart."""
+    w, h = size
+    offline_page.page.set_viewport_size({"width": w, "height": h})
+    page = open_page(offline_page, page_path)
+    wait_until(page, "!!window.medviz.strip", 30)
+    page.wait_for_timeout(300)
+    b = page.evaluate(STRIP_BOXES)
+    page.screenshot(path=str(artifacts / f"export-winprob-strip-{w}x{h}.png"))
+    assert b["scrollH"] <= h and b["strip"]["bottom"] <= h, f"the strip is below the fold: {b}"
+    assert b["strip"]["top"] >= b["plot"]["bottom"] - 1, b
+    t, leg, ax = b["title"], b["legend"], b["axes"]
+    assert t["right"] <= leg["left"] or leg["bottom"] <= t["top"] or t["bottom"] <= leg["top"], f"title and legend meet: {b}"
+    assert ax["bottom"] - ax["top"] >= 40, f"the chart is {ax['bottom'] - ax['top']:.0f} px tall: {b}"
