@@ -9,10 +9,11 @@ thwart the opponent's attempts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from medviz.engine.policy import DecisionPoint
 from medviz.rules.medempires.choices import (
@@ -144,31 +145,27 @@ def keys_only(state: GameState, side: str) -> bool:
     return side == "B" and state.data.scenarios[state.scenario].victory.get("kind") == "vespers"
 
 
+def _per_decision(key: tuple[Any, ...], compute: Callable[..., _T], *args: Any) -> _T:
+    """``compute(*args)``, kept under ``key`` for the rest of the decision being weighed (no memo: computed)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return compute(*args)
+    if key not in memo:
+        memo[key] = compute(*args)
+    return memo[key]  # type: ignore[no-any-return]
+
+
 def targets(state: GameState, side: str) -> dict[str, int]:
     """Areas worth attacking: held by the enemy (total or partial), with their value.
 
     Memoised within one decision: the dict may be shared, so read it, never change it.
     """
-    memo = _MEMO.get()
-    if memo is None:
-        return _targets_now(state, side)
-    key = (id(state), "targets", side)
-    tg = memo.get(key)
-    if tg is None:
-        tg = memo[key] = _targets_now(state, side)
-    return tg
+    return _per_decision((id(state), "targets", side), _targets_now, state, side)
 
 
 def _ports(state: GameState, side: str) -> set[str]:
     """``friendly_port_seas`` memoised within one decision (a shared set: read it, never change it)."""
-    memo = _MEMO.get()
-    if memo is None:
-        return friendly_port_seas(state, side)
-    key = (id(state), "ports", side)
-    ports = memo.get(key)
-    if ports is None:
-        ports = memo[key] = friendly_port_seas(state, side)
-    return ports
+    return _per_decision((id(state), "ports", side), friendly_port_seas, state, side)
 
 
 def _targets_now(state: GameState, side: str) -> dict[str, int]:
@@ -187,6 +184,7 @@ def _targets_now(state: GameState, side: str) -> dict[str, int]:
 #: Per-decision memo, live only inside ``Heuristic.choose`` (the state is fixed meanwhile); a ContextVar,
 #: so threads and nested decisions each see their own.
 _MEMO: ContextVar[dict[tuple[int, str, str], Any] | None] = ContextVar("medempires_player_memo", default=None)
+_T = TypeVar("_T")
 
 
 def enemy_strength(state: GameState, area: str, side: str) -> int:
