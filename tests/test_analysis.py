@@ -149,6 +149,27 @@ def test_pivotal_faces_share_their_futures_and_the_shown_face_replays_the_histor
         assert result.sentence(r).startswith(r.words) and "instead of" in result.sentence(r)
 
 
+def test_a_roll_no_face_moved_is_bounded_by_the_rule_of_three_not_known_exactly() -> None:
+    from fractions import Fraction
+
+    from medviz.analysis.pivotal import RollSwing
+
+    faces = [(f, Fraction(1, 6)) for f in range(1, 7)]
+    r = RollSwing("r", 10, 1, "ops", 3, "a roll", faces)
+    r.winners = {f: ["A"] * 16 for f in range(1, 7)}
+    r.values = {f: [1.0] * 16 for f in range(1, 7)}
+    assert r.unmoved()
+    # 16 continuations without a change cannot know the swing to +/- 0: the chance that a face
+    # changes a future not played is below 3/16 (95%), and the winner's odds move by at most that
+    assert r.swing() == (0.0, pytest.approx(3 / 16))
+    r.winners = {f: ["A"] * 60 for f in range(1, 7)}
+    r.values = {f: [1.0] * 60 for f in range(1, 7)}
+    assert r.swing()[1] == pytest.approx(0.05)  # 60 unchanged continuations a face: +/- 5 points
+    vp = RollSwing("r", 10, 1, "ops", 3, "a roll", faces, bounded=False)
+    vp.winners, vp.values = r.winners, {f: [4.0] * 60 for f in range(1, 7)}
+    assert vp.swing() == (0.0, 0.0)  # a VP mean has no such bound from the rule of three
+
+
 def test_pivotal_is_the_same_bytes_on_one_or_two_processes(tmp_path) -> None:
     from medviz.analysis.pivotal import pivotal
 

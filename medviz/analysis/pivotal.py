@@ -6,7 +6,7 @@ faces are compared on the same futures). The **swing** is P(recorded winner | th
 minus P(recorded winner) before the roll (the faces weighted by their chances); its 95% interval
 comes from the paired per-continuation differences. Rounds of ``first`` continuations per face
 go on until the swing is known to ``target``, or no face changed any continuation's winner (the
-roll did not matter), or the ``budget`` is spent. Every stop decision depends only on results, so
+roll did not matter: its swing is then reported as 0 +/- 3/n, the rule of three), or the ``budget`` is spent. Every stop decision depends only on results, so
 the analysis is the same bytes on any workers.
 """
 
@@ -47,6 +47,8 @@ class RollSwing:
     winners: dict[Any, list[str]] = field(default_factory=dict)
     values: dict[Any, list[float]] = field(default_factory=dict)
     stopped: str = ""
+    #: The measure lies in [0, 1] (the winner's odds, a share): an unmoved roll's swing is then bounded.
+    bounded: bool = True
 
     @property
     def n(self) -> int:
@@ -74,12 +76,18 @@ class RollSwing:
         return out
 
     def swing(self) -> tuple[float, float]:
-        """(swing, half-width of its 95% interval); 0 +/- 0 when no face changed any continuation."""
+        """(swing, half-width of its 95% interval).
+
+        When no face changed any of the ``n`` continuations the paired differences are all 0, yet a
+        face may change a future not played: by the rule of three the chance that one does is below
+        3/n (95%), and a measure in [0, 1] moves by at most that, so the swing is 0 +/- 3/n (0 +/- 0
+        for an unbounded measure such as a VP mean, where no such bound follows).
+        """
         d = self.differences()
         if not d:
             return 0.0, 1.0
         if self.unmoved():
-            return 0.0, 0.0
+            return 0.0, (min(1.0, 3 / self.n) if self.bounded else 0.0)
         mean, half, _sd = mean_interval(d)
         return mean, half
 
@@ -248,7 +256,8 @@ def pivotal(history: History, *, budget: int = 200, first: int = 16, target: flo
     for e in chance:
         key = e.roll if isinstance(e, RollEvent) else e.draw
         words = f"{_when(history, e.turn, e.phase)}: {history.describe(e)}"
-        swings.append(RollSwing(key, e.seq, e.turn, e.phase, e.value, words, faces_of(e)))
+        swings.append(RollSwing(key, e.seq, e.turn, e.phase, e.value, words, faces_of(e),
+                                bounded=measure == "winner" or "=" in measure))
     settings = {"budget": budget, "first": first, "target": target, "first_seed": first_seed, "measure": measure,
                 "rolls": sorted(rolls) if rolls is not None else None}
     result = Pivotal(history, swings, settings)
