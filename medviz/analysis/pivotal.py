@@ -6,8 +6,8 @@ faces are compared on the same futures). The **swing** is P(recorded winner | th
 minus P(recorded winner) before the roll (the faces weighted by their chances); its 95% interval
 comes from the paired per-continuation differences. Rounds of ``first`` continuations per face
 go on until the swing is known to ``target``, or no face changed any continuation's winner (the
-roll did not matter: its swing is then reported as 0 +/- 3/n, the rule of three), or the ``budget`` is spent. Every stop decision depends only on results, so
-the analysis is the same bytes on any workers.
+roll did not matter: its swing is then reported as 0 +/- 3/n, the rule of three), or the ``budget``
+is spent. Every stop decision depends only on results, so the analysis is the same bytes on any workers.
 """
 
 from __future__ import annotations
