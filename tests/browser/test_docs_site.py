@@ -39,7 +39,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not MKDOCS.exists():
         pytest.skip("mkdocs is not installed in this environment (pip install -e '.[docs]')")
     out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([str(MKDOCS), "build", "--strict", "--quiet", "-d", str(out)], cwd=ROOT,
+    done = subprocess.run([str(MKDOCS), "build", "--strict", "-d", str(out)], cwd=ROOT,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
