@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+import pytest
 from fuzzing import fuzz
 from hypothesis import given
 from hypothesis import strategies as st
@@ -136,6 +137,20 @@ def mutations(draw: st.DrawFn, which: str) -> tuple[Path, Any, bool]:
 def test_mutated_battle_histories_load_back_exactly_or_are_refused(case: tuple[str, tuple[Path, Any, bool]]) -> None:
     which, (path, value, delete) = case
     _check(which, path, value, delete)
+
+
+@pytest.mark.parametrize(("path", "value", "named"), [
+    # found by CI's long run: the key went into the message raw, splitting it over two lines
+    (("outcome", "survivors", "defender"), {"\n": 0}, "survivors.defender.'\\n' is in the file"),
+    (("overrides",), {"x\ny": 3}, "overrides.'x\\ny'"),
+    (("players",), {"attacker": "doctrine", "de\tfender": 7}, "players.'de\\tfender'"),
+])
+def test_a_key_with_control_characters_is_named_quoted_on_one_line(path: Path, value: Any, named: str) -> None:
+    """A file's own keys go into the message quoted when they would break its one line."""
+    _check("battle", path, value, delete=False)
+    with pytest.raises(MalformedInput) as caught:
+        History.from_json(_dump(_mutated(_doc_and_paths("battle")[0], path, value, False)), "fuzz.json")
+    assert named in str(caught.value), str(caught.value)
 
 
 @fuzz

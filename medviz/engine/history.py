@@ -348,7 +348,7 @@ class History:
                                  f"({_first_difference(data['outcome'], thaw(outcome))})")
         for key in overrides:
             if _roll_event(result.events, key) is None:
-                raise MalformedInput(f"{where}: overrides.{key}: roll id {key!r} never happens in this game")
+                raise MalformedInput(f"{where}: overrides.{_field(key)}: roll id {_short(key)} never happens in this game")
         override, replayed_from = _check_parent(data["parent"], overrides, result, where)
         return _history(spec, result, override=override, replayed_from=replayed_from)
 
@@ -512,6 +512,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _field(key: Any) -> str:
+    """A file's key as it goes into a field path: plain when printable, else quoted (one line)."""
+    text = str(key)
+    return text if text and text.isprintable() and len(text) <= 60 else _short(text)
+
+
 def _check_header(data: Any, where: str) -> Ruleset:
     """Check every field of a history but the events' contents, each for its JSON type."""
     if not isinstance(data, Mapping):
@@ -543,7 +549,7 @@ def _check_header(data: Any, where: str) -> Ruleset:
         raise MalformedInput(f"{where}: seed: {data['seed']} must be >= 0")
     for key, value in data["overrides"].items():
         if not (isinstance(value, str) or has_type(value, "int")):
-            raise MalformedInput(f"{where}: overrides.{key}: expected a whole number or text, got {json_type(value)}")
+            raise MalformedInput(f"{where}: overrides.{_field(key)}: expected a whole number or text, got {json_type(value)}")
     parent = data["parent"]
     if parent is not None:
         if set(parent) != {"override", "replayed_from"}:
@@ -570,13 +576,13 @@ def _check_players(given: Mapping[str, Any], ruleset: Ruleset, scenario: str, wh
     """Each player: text naming a known policy, written as medviz writes it; one per actor of the scenario."""
     players: dict[str, Policy] = {}
     for actor, spec in given.items():
-        expect(spec, "str", f"{where}: players.{actor}")
+        expect(spec, "str", f"{where}: players.{_field(actor)}")
         try:
             players[actor] = parse_player(spec, ruleset)
         except MedvizError as exc:
-            raise MalformedInput(f"{where}: players.{actor}: {str(exc).splitlines()[0]}") from None
+            raise MalformedInput(f"{where}: players.{_field(actor)}: {str(exc).splitlines()[0]}") from None
         if players[actor].spec != spec:
-            raise MalformedInput(f"{where}: players.{actor}: {_short(spec)} is not how medviz writes this "
+            raise MalformedInput(f"{where}: players.{_field(actor)}: {_short(spec)} is not how medviz writes this "
                                  f"player ({players[actor].spec!r})")
     try:
         wanted = tuple(ruleset.actors(scenario))
@@ -668,11 +674,11 @@ def _first_difference(given: Any, replayed: Any, path: str = "") -> str:
     if isinstance(given, Mapping) and isinstance(replayed, Mapping):
         for key in list(replayed) + [k for k in given if k not in replayed]:
             if key not in given:
-                return f"{path}{key} is missing from the file"
+                return f"{path}{_field(key)} is missing from the file"
             if key not in replayed:
-                return f"{path}{key} is in the file but not in the replay"
+                return f"{path}{_field(key)} is in the file but not in the replay"
             if _canonical(given[key]) != _canonical(replayed[key]):
-                return _first_difference(given[key], replayed[key], f"{path}{key}.")
+                return _first_difference(given[key], replayed[key], f"{path}{_field(key)}.")
     if isinstance(given, list) and isinstance(replayed, list) and len(given) == len(replayed):
         for i, (a, b) in enumerate(zip(given, replayed)):
             if _canonical(a) != _canonical(b):
