@@ -120,10 +120,10 @@ class DefinedRuleset(Ruleset):
         return self.definition.scenario(scenario).setup(options)
 
     def run_task(self, task: Task, state: Any, ctx: Context) -> None:
-        self.definition.run_task(task, state, ctx)
+        (self._definition or self.definition).run_task(task, state, ctx)  # built already, read without the property
 
     def apply(self, state: Any, event: ChangeEvent) -> None:
-        self.definition.apply(state, event)
+        (self._definition or self.definition).apply(state, event)
 
     def outcome(self, state: Any) -> dict[str, Any]:
         return self.definition.scenario(self.scenario_of(state)).outcome(state)

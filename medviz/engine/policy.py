@@ -204,10 +204,16 @@ def choose_checked(policy: Policy, point: DecisionPoint) -> Any:
     Returns the legal option itself: a policy may answer with a typed option or its key.
     """
     choice = policy.choose(point)
-    for o in point.options:  # the usual case: the policy handed back one of the options
+    options = point.options
+    for o in options:  # the usual case: the policy handed back one of the options
         if o is choice:
             return choice
-    i = option_index(point.options, choice)
+    kind = type(choice)
+    if kind is str or isinstance(choice, Option):  # equal text or fields: equal canonical forms, no JSON needed
+        for o in options:
+            if type(o) is kind and o == choice:
+                return o if isinstance(o, Option) else choice
+    i = option_index(options, choice)
     if i is None:
         raise MalformedInput(
             f"decision {point.decision}: policy {policy.spec} chose {option_words(choice)!r}, "
