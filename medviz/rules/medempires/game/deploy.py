@@ -20,7 +20,7 @@ from medviz.engine.game import Context, GameSpec, Snapshot, Task, run
 from medviz.engine.policy import Policy
 from medviz.engine.registry import get_ruleset
 from medviz.rules.medempires.choices import Decision
-from medviz.rules.medempires.game.options import Place
+from medviz.rules.medempires.game.options import Place, shared
 from medviz.rules.medempires.game.setup import initial_state
 from medviz.rules.medempires.gamedata import LAND_CODES, GameData, SetupEntry
 from medviz.rules.medempires.game.state import GameState
@@ -99,18 +99,18 @@ def task_deploy(state: GameState, ctx: Context, power: str, side: str) -> None:
         unit = data.unit_types[code].name if code in data.unit_types else code
         counter = f"{code}-{seen[code]}"
         area = ctx.decide(f"setup/{power}/{counter}", side,
-                          [Place(a, power, counter) for a in land_options(state, st, len(land) - i)],
+                          [shared(Place, a, power, counter) for a in land_options(state, st, len(land) - i)],
                           prompt=f"Where does this {name} {unit.lower()} start? ({rule})", kind=Decision.SETUP).area
         ctx.change("unit-placed", actor=side, power=power, unit=code, area=area, setup=True)
     if st.units.get("K", 0):
         king = data.starting_king(power)
         if king is not None:
-            area = ctx.decide(f"setup/{power}/king", side, [Place(a, power, "king") for a in king_options(state, st)],
+            area = ctx.decide(f"setup/{power}/king", side, [shared(Place, a, power, "king") for a in king_options(state, st)],
                               prompt=f"Where does {king.name} start? (3.0: with a land unit)", kind=Decision.SETUP).area
             ctx.change("king-placed", actor=side, king=king.id, power=power, area=area, setup=True)
     seas = fleet_options(state, st)
     for n in range(1, st.units.get("F", 0) + 1):
-        sea = ctx.decide(f"setup/{power}/F-{n}", side, [Place(a, power, f"F-{n}") for a in seas],
+        sea = ctx.decide(f"setup/{power}/F-{n}", side, [shared(Place, a, power, f"F-{n}") for a in seas],
                          prompt=f"Which sea does this {name} fleet start in? ({rule})", kind=Decision.SETUP).area
         ctx.change("unit-placed", actor=side, power=power, unit="F", area=sea, setup=True)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from medviz.engine.game import Context, Task
 from medviz.rules.medempires.choices import Decision
-from medviz.rules.medempires.game.options import Action, ForcePick, OnlyPower, Place
+from medviz.rules.medempires.game.options import Action, ForcePick, OnlyPower, Place, shared
 from medviz.rules.medempires.game.battles import best_king, bury_lonely_kings, check_pope, open_battle
 from medviz.rules.medempires.game.state import (
     LAND_CODES,
@@ -97,10 +97,10 @@ def force_options(state: GameState, side: str) -> list[ForcePick]:
         out = found[area] = []
         for p in sorted(per_power):
             kinds = per_power[p]
-            out.append(ForcePick(area, p, "all"))
+            out.append(shared(ForcePick, area, p, "all"))
             if len(kinds) > 1 or sum(kinds.values()) > 1:
-                out += [ForcePick(area, p, c) for c in sorted(kinds)]
-                out.append(ForcePick(area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
+                out += [shared(ForcePick, area, p, c) for c in sorted(kinds)]
+                out.append(shared(ForcePick, area, p, "pick"))  # 10.0: any number of the power's units, named one kind at a time
     return [pick for area in sorted(found) for pick in found[area]]
 
 

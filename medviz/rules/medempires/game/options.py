@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from medviz.engine.frozen import quick_init
 from medviz.engine.policy import Option, option_key
@@ -38,6 +38,24 @@ class _Worded(Option):
     def words(self) -> str:
         """The option in plain words (shipped names)."""
         return self.words_in(shipped_data())
+
+
+_O = TypeVar("_O", bound=Option)
+
+#: Options built by ``shared``, by their type and fields.
+_SHARED: dict[tuple[Any, ...], Any] = {}
+
+
+def shared(cls: type[_O], *fields: str) -> _O:
+    """``cls(*fields)``, one value kept per type and fields: options are immutable values, and rule code
+    offers the same ones over and over (areas to place in, forces to pick), so a look-up replaces a build."""
+    key = (cls, *fields)
+    option = _SHARED.get(key)
+    if option is None:
+        if len(_SHARED) >= 65536:  # many override maps in one process: start again rather than grow
+            _SHARED.clear()
+        option = _SHARED[key] = cls(*fields)
+    return option
 
 
 def _units_in(w: DataPair, area: str, power: str, what: str, key: str) -> str:
@@ -309,4 +327,4 @@ def describe_choice(choice: Any, pair: DataPair | None = None) -> str:
 
 
 __all__ = ["KEY_FORMS", "Action", "Attempt", "Cede", "ForcePick", "OnlyPower", "Place", "Purchase", "StackUnit",
-           "UnitIn", "describe_choice", "typed_option"]
+           "UnitIn", "describe_choice", "shared", "typed_option"]

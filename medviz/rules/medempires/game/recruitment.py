@@ -7,7 +7,7 @@ from typing import Any
 
 from medviz.engine.game import Context, Task
 from medviz.rules.medempires.choices import Decision
-from medviz.rules.medempires.game.options import Place, Purchase
+from medviz.rules.medempires.game.options import Place, Purchase, shared
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
@@ -200,13 +200,13 @@ def purchase_options(state: GameState, side: str) -> list[Purchase]:
             single = data.operations.single_levy_cost if code == "L" else costs[code]
             if code == "F":
                 if tp >= single and has_sea:
-                    out.append(Purchase(power, "F"))
+                    out.append(shared(Purchase, power, "F"))
                 continue
             if tp >= single and can_place(power, 1):
-                out.append(Purchase(power, code))
+                out.append(shared(Purchase, power, code))
             if code == "L" and free >= 2 and power in PLAYER_POWERS and tp >= 2 * costs["L"] \
                     and can_place(power, 2):
-                out.append(Purchase(power, "2L"))
+                out.append(shared(Purchase, power, "2L"))
     return out
 
 
@@ -242,7 +242,7 @@ def buy(state: GameState, ctx: Context, side: str, choice: Purchase, rid: str) -
     cost = data.operations.recruiting["L"] * 2 if n == 2 else (
         data.operations.single_levy_cost if code == "L" else data.operations.recruiting[code])
     places = sea_places(state, side) if code == "F" else land_places(state, side, power, n)
-    area = ctx.decide(f"{rid}/area", side, [Place(a) for a in places], prompt="Place it where? (6.2)",
+    area = ctx.decide(f"{rid}/area", side, [shared(Place, a) for a in places], prompt="Place it where? (6.2)",
                       kind=Decision.RECRUIT_PLACE).area
     ctx.change("treasury", actor=side, side=side, tp=state.tp[side] - int(cost), why=f"recruit {n} {power} {code}")
     ctx.change("unit-placed", actor=side, area=area, power=power, unit=code, n=n, recruited=True, side=side)

@@ -6,7 +6,7 @@ from typing import Any
 
 from medviz.engine.game import Context
 from medviz.rules.medempires.choices import Decision
-from medviz.rules.medempires.game.options import Place, StackUnit, UnitIn
+from medviz.rules.medempires.game.options import Place, StackUnit, UnitIn, shared
 from medviz.rules.medempires.game.state import (
     PLAYER_POWERS,
     SIDES,
@@ -42,9 +42,9 @@ def movable(state: GameState, side: str) -> list[UnitIn]:
                     continue
                 free = n - state.done.get(a, {}).get((p, c), 0)
                 if free > 0:
-                    out.append(UnitIn(a, p, c))
+                    out.append(shared(UnitIn, a, p, c))
                 if c == "L" and free >= 2:
-                    out.append(UnitIn(a, p, "2L"))
+                    out.append(shared(UnitIn, a, p, "2L"))
     return out
 
 
@@ -75,7 +75,7 @@ def redistribute(state: GameState, ctx: Context) -> None:
                 kind = state.map.areas[src].kind
                 dests = [a for a in total_areas(state, side, kind) if a != src]
                 if dests:  # always true: movable() offers only units with somewhere to go
-                    dst = ctx.decide(f"{rid}/to", side, [Place(a) for a in dests], prompt="To which area?",
+                    dst = ctx.decide(f"{rid}/to", side, [shared(Place, a) for a in dests], prompt="To which area?",
                                      kind=Decision.REDISTRIBUTE_TO).area
                     ctx.change("unit-moved", actor=side, source=src, to=dst, power=power, unit=code, n=n,
                                done=True, why="redistribution (5.2)")
