@@ -32,6 +32,7 @@ from medviz.rules.medempires.game.state import (
     GameState,
     Key,
     Same as _Same,
+    coast_distances,
     cost,
     friendly_port_seas,
     land_distances,
@@ -361,7 +362,11 @@ class Heuristic:
             return self._place_option(s, side, opts)
         if k == Decision.PURCHASE:
             sides = s.sides()
-            fleets = sum(n for u in s.units.values() for (p, c), n in u.items() if c == "F" and sides.get(p) == side)
+            fleets = 0  # the side's fleets on the map
+            for u in s.units.values():
+                for (p, c), n in u.items():
+                    if c == "F" and sides.get(p) == side:
+                        fleets += n
             prefs = []
             for o in opts:
                 if o == "done":
@@ -379,16 +384,20 @@ class Heuristic:
     def _place(self, s: GameState, side: str, opts: list[Any]) -> Any:
         """The most threatened or most valuable friendly area among ``opts``."""
         m = s.map.areas
-        data = s.data
+        ctl = s.ctl
         vals = scenario_values(s, side)
         foe = other_side(side)
+        hostile = (foe, "partial")
 
         def score(a: str) -> tuple[float, str]:
             if m[a].kind == "sea":
-                return (-1.0 * len([x for x in m[a].coasts if s.ctl.get(x) == foe]), a)
-            threat = sum(enemy_strength(s, b, side) for b in m[a].neighbours)
-            near = sum(1 for b in m[a].neighbours if s.ctl.get(b) in (foe, "partial"))
-            own = strength(data, {k: n for k, n in s.side_units(a, side).items() if k[1] != "F"})
+                return (-1.0 * len([x for x in m[a].coasts if ctl.get(x) == foe]), a)
+            threat = near = 0  # the enemy's land strength next door, and the neighbours it holds
+            for b in m[a].neighbours:
+                threat += enemy_strength(s, b, side)
+                if ctl.get(b) in hostile:
+                    near += 1
+            own = _land_strength(s, a, side)
             return (-(threat + 2 * near + 2 * vals.get(a, 0) - 0.5 * own), a)
 
         return min(opts, key=score)
@@ -476,13 +485,13 @@ class Heuristic:
         if loadable < 2:
             return 0.0
         carry = min(room, loadable)
-        dist = sea_distances(s.map, sea)
+        dist = coast_distances(s.map, sea)
         best = 0.0
         for a, val in self._naval_targets(s, side, tg).items():
             enemy = enemy_strength(s, a, side)
             if 2 * carry < enemy + 2:
                 continue
-            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
+            dd = dist.get(a, 99)
             if dd > 5:
                 continue
             best = max(best, 0.9 * val / (1 + dd))
@@ -613,20 +622,21 @@ class Heuristic:
         mv, ld = cost(s, "naval_move"), cost(s, "amphibious_landing")
         powers = sorted({p for p, _ in f.cargo})
         room = 2 * f.count() - sum(f.cargo.values())
-        dist = sea_distances(s.map, f.area)
+        dist = coast_distances(s.map, f.area)
         loadable = self._loadable(s, side, opts, lands=set(m[f.area].coasts) - set(tg)) if not f.moved else {}
+        carried = strength(s.data, f.cargo)
         best: tuple[str, int, str] | None = None
         best_v = 0.0
         for a, val in sorted(tg.items()):
-            dd = min((dist.get(x, 99) for x in m[a].coasts), default=99)
+            dd = dist.get(a, 99)
             foe_held = s.ctl.get(a) == foe
             if dd * mv + (ld if foe_held else 0) > f.ops:
                 continue
             need = enemy_strength(s, a, side) + 1
             if len(powers) > 1:
-                options = [] if foe_held else [(powers[0], strength(s.data, f.cargo))]
+                options = [] if foe_held else [(powers[0], carried)]
             elif powers:
-                options = [(powers[0], strength(s.data, f.cargo) + sum(loadable.get(powers[0], [])[:room]))]
+                options = [(powers[0], carried + sum(loadable.get(powers[0], [])[:room]))]
             else:
                 options = [(p, sum(ws[:room])) for p, ws in sorted(loadable.items())]
             for p, carry in options:

@@ -65,6 +65,20 @@ def sea_distances(gm: GameMap, start: str) -> dict[str, int]:
     return _distances(Same(gm), start)
 
 
+def coast_distances(gm: GameMap, sea: str) -> dict[str, int]:
+    """Fewest naval moves on map ``gm`` from sea ``sea`` to each area's nearest coast (99: none in reach).
+
+    Areas with no coast are left out; read it with ``.get(area, 99)``. The dict is shared: never change it.
+    """
+    return _coast_distances(Same(gm), sea)
+
+
+@lru_cache(maxsize=4096)
+def _coast_distances(gm: Same, sea: str) -> dict[str, int]:
+    dist = _distances(gm, sea)
+    return {a: min(dist.get(x, 99) for x in area.coasts) for a, area in gm.obj.areas.items() if area.coasts}
+
+
 def sea_ids(gm: GameMap) -> tuple[str, ...]:
     """The sea areas of map ``gm``, sorted (``GameMap.sea_ids``, once per map)."""
     return _sea_ids(Same(gm))
@@ -199,8 +213,12 @@ class GameState:
     def sides(self) -> dict[str, str | None]:
         """``side_of`` of every power at once (the player powers and every power with a status; any other
         power serves no side), for loops over many units."""
-        side_of = self.side_of
-        return {p: side_of(p) for p in (*PLAYER_POWERS, *self.status)}
+        out: dict[str, str | None] = dict(PLAYER_POWERS)  # side_of, inline: a player power serves its own side
+        ally = ALLY_SIDE.get
+        for p, st in self.status.items():
+            if p not in out:
+                out[p] = ally(st)
+        return out
 
     def vassal_of(self, power: str) -> str | None:
         """The side a vassal power serves, or None."""
@@ -292,10 +310,11 @@ def compute_control(state: GameState, area: str) -> str | None:
     sides: set[str] = set()
     others: list[str] = []
     if units:
+        player, status = PLAYER_POWERS.get, state.status.get  # side_of, inline (after every change of units)
         for (power, code), n in units.items():
             if n <= 0 or code == "F":
                 continue
-            s = state.side_of(power)
+            s = player(power) or ALLY_SIDE.get(status(power, "neutral"))
             if s:
                 sides.add(s)
             else:
@@ -341,8 +360,7 @@ def _holder(state: GameState, area: str, c: str) -> str:
 def refresh_control(state: GameState, areas: Any = None) -> None:
     """Recompute control of ``areas`` (all land areas if None); track 3.4 b and 13.0 'taken'."""
     m = state.map.areas
-    sc = state.data.scenarios.get(state.scenario)
-    guarded = sc.victory.get("a_must_not_take", ()) if sc is not None else ()  # 13.0
+    guarded = None  # 13.0: the areas A must not take, looked up when A holds an area
     for a in (areas if areas is not None else state.ctl.keys()):
         if m[a].kind != "land":
             continue
@@ -350,8 +368,12 @@ def refresh_control(state: GameState, areas: Any = None) -> None:
         state.ctl[a] = c
         if c is not None and c != "partial" and state.units.get(a):
             state.owner[a] = _holder(state, a, c)  # 3.4 b: remember who last held it by occupation
-        if c == "A" and a in guarded and a not in state.taken:
-            state.taken.append(a)
+        if c == "A" and a not in state.taken:
+            if guarded is None:
+                sc = state.data.scenarios.get(state.scenario)
+                guarded = sc.victory.get("a_must_not_take", ()) if sc is not None else ()
+            if a in guarded:
+                state.taken.append(a)
 
 
 def sea_control(state: GameState, sea: str) -> str | None:
