@@ -240,6 +240,11 @@ def step_options(state: GameState, f: Force) -> list[Action]:
     room = 2 * f.count() - sum(f.cargo.values())
     debarks = []
     shores = king_shores(state, f) if f.cargo_kings else ()  # 11.2: where the Kings aboard may go ashore
+    kings_ashore: dict[str, list[str]] = {}  # the Kings on this sea's coasts, by area (one look at every King)
+    for kk, a in state.kings.items():
+        if a in here.coasts:
+            kings_ashore.setdefault(a, []).append(kk)
+    data = state.data
     for land in sorted(here.coasts):
         holder = state.ctl.get(land)
         if holder == foe:
@@ -253,7 +258,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
             for (p, code), _ in sorted(state.units.get(land, {}).items()):
                 if code in LAND_CODES and state.side_of(p) == side and state.available(land, (p, code)) > 0:
                     out.append(Action("embark", land, p, code))
-        for k in sorted(kk for kk, a in state.kings.items() if a == land and PLAYER_POWERS[state.data.kings[kk].power] == side):
+        for k in sorted(kk for kk in kings_ashore.get(land, ()) if PLAYER_POWERS[data.kings[kk].power] == side):
             out.append(Action("embark-king", land, king=k))
         for (p, code) in sorted(f.cargo):
             debarks.append(Action("debark", land, p, code))

@@ -8,9 +8,10 @@ change (3.4) and kept in ``ctl``; ``owner`` remembers the last holder of total c
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from medviz.engine.copying import independent_copy
 from medviz.rules.medempires.combat import BattleState
@@ -26,6 +27,7 @@ PLAYER_POWERS = {"france": "A", "anjou": "A", "aragon": "B"}
 BATTLE_MARKERS = {"military_advantage": "MA", "ambush": "AMB", "siege_train": "ST", "coup_de_main": "CDM"}
 MARKER_IDS = {v: k for k, v in BATTLE_MARKERS.items()}
 LAND_CODES = ("FA", "L", "R", "M")
+_V = TypeVar("_V")
 
 
 _VASSAL_SIDE = {"vassal:A": "A", "vassal:B": "B"}
@@ -55,14 +57,63 @@ class Same:
         return isinstance(other, Same) and other.obj is self.obj
 
 
+class _PerMap(Generic[_V]):
+    """Values worked out once per map and area (maps never change), found by the map's identity.
+
+    Each map is kept with its values, so its id cannot pass to another map while they are kept; an
+    override map has values of its own.
+    """
+
+    __slots__ = ("_compute", "_maps")
+
+    def __init__(self, compute: Callable[[GameMap, str], _V]) -> None:
+        self._compute = compute
+        self._maps: dict[int, tuple[GameMap, dict[str, _V]]] = {}
+
+    def get(self, gm: GameMap, area: str) -> _V:
+        """The value for ``area`` on map ``gm`` (shared: read it, never change it)."""
+        hit = self._maps.get(id(gm))
+        if hit is None or hit[0] is not gm:
+            if len(self._maps) >= 64:  # many override maps in one process: start again rather than grow
+                self._maps.clear()
+            hit = self._maps[id(gm)] = (gm, {})
+        value = hit[1].get(area)
+        if value is None:
+            value = hit[1][area] = self._compute(gm, area)
+        return value
+
+
+def _distances(gm: GameMap, start: str) -> dict[str, int]:
+    """Breadth-first move counts over the map's neighbours."""
+    m = gm.areas
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        a = q.popleft()
+        for b in sorted(m[a].neighbours):
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                q.append(b)
+    return dist
+
+
+def _coast_distances(gm: GameMap, sea: str) -> dict[str, int]:
+    dist = _MOVES.get(gm, sea)
+    return {a: min(dist.get(x, 99) for x in area.coasts) for a, area in gm.areas.items() if area.coasts}
+
+
+_MOVES = _PerMap(_distances)
+_COASTS = _PerMap(_coast_distances)
+
+
 def land_distances(gm: GameMap, start: str) -> dict[str, int]:
     """Fewest land moves on map ``gm`` from ``start`` to every land area (straits need a fleet, 10.1)."""
-    return _distances(Same(gm), start)
+    return _MOVES.get(gm, start)
 
 
 def sea_distances(gm: GameMap, start: str) -> dict[str, int]:
     """Fewest naval moves on map ``gm`` from sea ``start`` to every sea area."""
-    return _distances(Same(gm), start)
+    return _MOVES.get(gm, start)
 
 
 def coast_distances(gm: GameMap, sea: str) -> dict[str, int]:
@@ -70,13 +121,7 @@ def coast_distances(gm: GameMap, sea: str) -> dict[str, int]:
 
     Areas with no coast are left out; read it with ``.get(area, 99)``. The dict is shared: never change it.
     """
-    return _coast_distances(Same(gm), sea)
-
-
-@lru_cache(maxsize=4096)
-def _coast_distances(gm: Same, sea: str) -> dict[str, int]:
-    dist = _distances(gm, sea)
-    return {a: min(dist.get(x, 99) for x in area.coasts) for a, area in gm.obj.areas.items() if area.coasts}
+    return _COASTS.get(gm, sea)
 
 
 def sea_ids(gm: GameMap) -> tuple[str, ...]:
@@ -89,19 +134,6 @@ def _sea_ids(gm: Same) -> tuple[str, ...]:
     return tuple(gm.obj.sea_ids())
 
 
-@lru_cache(maxsize=4096)
-def _distances(gm: Same, start: str) -> dict[str, int]:
-    """Breadth-first move counts over the map's neighbours (keyed by map, so an override map has its own)."""
-    m = gm.obj.areas
-    dist = {start: 0}
-    q = deque([start])
-    while q:
-        a = q.popleft()
-        for b in sorted(m[a].neighbours):
-            if b not in dist:
-                dist[b] = dist[a] + 1
-                q.append(b)
-    return dist
 
 
 @dataclass
@@ -310,11 +342,10 @@ def compute_control(state: GameState, area: str) -> str | None:
     sides: set[str] = set()
     others: list[str] = []
     if units:
-        player, status = PLAYER_POWERS.get, state.status.get  # side_of, inline (after every change of units)
         for (power, code), n in units.items():
             if n <= 0 or code == "F":
                 continue
-            s = player(power) or ALLY_SIDE.get(status(power, "neutral"))
+            s = state.side_of(power)
             if s:
                 sides.add(s)
             else:
