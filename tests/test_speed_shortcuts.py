@@ -11,28 +11,39 @@ import dataclasses
 
 from medviz.engine.policy import DecisionPoint, Option, choose_checked
 from medviz.rules.medempires.game.options import Action, ForcePick, Place, Purchase, UnitIn, shared
-from medviz.rules.medempires.game.state import coast_distances, sea_distances, shipped_data
+from medviz.rules.medempires.game.state import coast_distances, land_distances, sea_distances, shipped_data
 from medviz.rules.medempires.mapdata import GameMap
 
 
-def _coast_distance_afresh(gm: GameMap, sea: str, area: str) -> int:
-    return min((sea_distances(gm, sea).get(x, 99) for x in gm.areas[area].coasts), default=99)
+def _moves_afresh(gm: GameMap, start: str) -> dict[str, int]:
+    """Fewest moves from ``start`` to every area it reaches, by rings of neighbours."""
+    dist, ring, d = {start: 0}, {start}, 0
+    while ring:
+        d += 1
+        ring = {b for a in ring for b in gm.areas[a].neighbours if b not in dist}
+        dist.update(dict.fromkeys(ring, d))
+    return dist
 
 
-def _every_coast_distance(gm: GameMap) -> None:
-    for sea in gm.sea_ids():
-        table = coast_distances(gm, sea)
-        for area in gm.areas:
-            assert table.get(area, 99) == _coast_distance_afresh(gm, sea, area), (sea, area)
+def _every_distance(gm: GameMap) -> None:
+    """Moves and nearest coasts as kept for ``gm`` are those worked out afresh, from every area."""
+    for start in gm.areas:
+        moves = _moves_afresh(gm, start)
+        assert land_distances(gm, start) == moves and sea_distances(gm, start) == moves, start
+        if gm.areas[start].kind == "sea":
+            coasts = coast_distances(gm, start)
+            for area in gm.areas:
+                afresh = min((moves.get(x, 99) for x in gm.areas[area].coasts), default=99)
+                assert coasts.get(area, 99) == afresh, (start, area)
 
 
-def test_coast_distances_are_the_nearest_coast_of_every_area_on_the_shipped_map() -> None:
+def test_distances_kept_per_map_are_those_worked_out_afresh() -> None:
     gm = shipped_data().game_map
-    _every_coast_distance(gm)
+    _every_distance(gm)
     assert coast_distances(gm, "tyrrhenian_south") is coast_distances(gm, "tyrrhenian_south")  # kept per map and sea
 
 
-def test_a_changed_map_has_its_own_coast_distances() -> None:
+def test_a_changed_map_has_its_own_distances() -> None:
     gm = shipped_data().game_map
     sea = "tyrrhenian_south"
     before = dict(coast_distances(gm, sea))
@@ -42,7 +53,7 @@ def test_a_changed_map_has_its_own_coast_distances() -> None:
         areas[other] = dataclasses.replace(areas[other], neighbours=areas[other].neighbours - {sea})
     areas[sea] = dataclasses.replace(areas[sea], neighbours=frozenset())
     cut = dataclasses.replace(gm, areas=areas)
-    _every_coast_distance(cut)
+    _every_distance(cut)
     table = coast_distances(cut, sea)
     assert set(table.values()) == {0, 99} and table != before
     assert coast_distances(gm, sea) == before  # the shipped map's table is untouched
