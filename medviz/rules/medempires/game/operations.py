@@ -223,7 +223,7 @@ def step_options(state: GameState, f: Force) -> list[Action]:
                 if p == f.power and c != "F" and state.available(f.area, (p, c)) > 0:
                     out.append(Action("pickup", unit=c))
         if f.count() > 1:
-            out += [Action("drop", unit=c) for (_, c) in sorted(f.units)]
+            out += [shared(Action, "drop", "", "", c) for (_, c) in sorted(f.units)]
         return [end, *out]
     # a fleet force
     if f.ops >= cost(state, "naval_move"):
@@ -257,11 +257,11 @@ def step_options(state: GameState, f: Force) -> list[Action]:
         if room > 0:
             for (p, code), _ in sorted(state.units.get(land, {}).items()):
                 if code in LAND_CODES and state.side_of(p) == side and state.available(land, (p, code)) > 0:
-                    out.append(Action("embark", land, p, code))
+                    out.append(shared(Action, "embark", land, p, code))
         for k in sorted(kk for kk in kings_ashore.get(land, ()) if PLAYER_POWERS[data.kings[kk].power] == side):
             out.append(Action("embark-king", land, king=k))
         for (p, code) in sorted(f.cargo):
-            debarks.append(Action("debark", land, p, code))
+            debarks.append(shared(Action, "debark", land, p, code))
         if land in shores:
             out += [Action("debark-king", land, king=k) for k in sorted(f.cargo_kings)]
     out += debarks

@@ -240,8 +240,7 @@ THREAT_REACH = 2
 
 def _near_threat(state: GameState, side: str, area: str) -> int:
     """The strongest enemy land stack within ``THREAT_REACH`` land moves of ``area``."""
-    foe = other_side(side)
-    return max((_land_strength(state, b, foe) for b, d in land_distances(state.map, area).items()
+    return max((enemy_strength(state, b, side) for b, d in land_distances(state.map, area).items()
                 if 0 < d <= THREAT_REACH), default=0)
 
 
@@ -450,7 +449,7 @@ class Heuristic:
         foe = other_side(side)
         if keys_only(s, side) and _near_threat(s, side, area):
             return True
-        return any(_land_strength(s, b, foe) for b in m[area].neighbours) or any(
+        return any(enemy_strength(s, b, side) for b in m[area].neighbours) or any(
             s.has_side_units(x, foe) for x in m[area].coasts)
 
     def _land_plan_value(self, s: GameState, side: str, area: str, st: int, tg: dict[str, int]) -> float:
@@ -560,8 +559,7 @@ class Heuristic:
         """Strength a fleet must leave in ``land`` when it loads there: a held key area keeps a guard."""
         if scenario_values(s, side).get(land, 0) < 3 or s.ctl.get(land) != side:
             return 0
-        foe = other_side(side)
-        threat = max((_land_strength(s, b, foe) for b in s.map.areas[land].neighbours), default=0)
+        threat = max((enemy_strength(s, b, side) for b in s.map.areas[land].neighbours), default=0)
         if keys_only(s, side):
             threat = max(threat, _near_threat(s, side, land))
         return max(2, threat)
