@@ -228,6 +228,19 @@ def _units_by_power(state: GameState) -> dict[str, int]:
     return out
 
 
+def _held_by(state: GameState) -> dict[str | None, list[str]]:
+    """Areas by their last holder (``owner``, 3.4 b), in the owner table's order (memoised within one decision:
+    a shared dict, read it, never change it)."""
+    return _per_decision((id(state), "held-by", ""), _held_by_now, state)
+
+
+def _held_by_now(state: GameState) -> dict[str | None, list[str]]:
+    out: dict[str | None, list[str]] = {}
+    for a, c in state.owner.items():
+        out.setdefault(c, []).append(a)
+    return out
+
+
 def _would_invade(state: GameState, side: str, area: str) -> bool:
     """Entering ``area`` would make a neutral, or the other side's vassal, the other side's ally (10.1)."""
     bad = ("neutral", f"vassal:{other_side(side)}")
@@ -346,7 +359,7 @@ class Heuristic:
 
     def _power_value(self, s: GameState, side: str, power: str) -> float:
         m = s.map.areas
-        areas = [a for a, c in s.owner.items() if c == power] + list(s.data.powers[power].home_areas)
+        areas = _held_by(s).get(power, []) + list(s.data.powers[power].home_areas)
         cities = len({a for a in areas if m[a].city})
         units = _units_by_power(s).get(power, 0)
         vals = scenario_values(s, side)
