@@ -173,12 +173,14 @@ def _targets_now(state: GameState, side: str) -> dict[str, int]:
     foe = other_side(side)
     out = {}
     keys = keys_only(state, side)
+    ctl = state.ctl
     for a, val in scenario_values(state, side).items():
+        c = ctl.get(a)
+        if c != foe and c != "partial":
+            continue
         if keys and (val < 3 or _would_invade(state, side, a)):
             continue
-        c = state.ctl.get(a)
-        if c == foe or c == "partial":
-            out[a] = val
+        out[a] = val
     return out
 
 
