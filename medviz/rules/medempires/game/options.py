@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar, cast
 
 from medviz.engine.frozen import quick_init
 from medviz.engine.policy import Option, option_key
@@ -42,20 +43,19 @@ class _Worded(Option):
 
 _O = TypeVar("_O", bound=Option)
 
-#: Options built by ``shared``, by their type and fields.
-_SHARED: dict[tuple[Any, ...], Any] = {}
+
+class _Shared(Protocol):
+    def __call__(self, cls: type[_O], *fields: str) -> _O: ...
 
 
-def shared(cls: type[_O], *fields: str) -> _O:
+def _shared(cls: type[_O], *fields: str) -> _O:
     """``cls(*fields)``, one value kept per type and fields: options are immutable values, and rule code
     offers the same ones over and over (areas to place in, forces to pick), so a look-up replaces a build."""
-    key = (cls, *fields)
-    option = _SHARED.get(key)
-    if option is None:
-        if len(_SHARED) >= 65536:  # many override maps in one process: start again rather than grow
-            _SHARED.clear()
-        option = _SHARED[key] = cls(*fields)
-    return option
+    return cls(*fields)
+
+
+#: ``_shared`` with its values kept (a look-up in C, no Python call when the option was built before).
+shared = cast(_Shared, lru_cache(maxsize=65536)(_shared))
 
 
 def _units_in(w: DataPair, area: str, power: str, what: str, key: str) -> str:
