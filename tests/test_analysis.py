@@ -61,9 +61,14 @@ def test_a_dask_local_cluster_gives_the_same_bytes() -> None:
     h = vespers()
     roll = next(r for r in h.rolls() if isinstance(r, RollEvent) and r.seq > 1000)
     local = continue_history(h, 4, first_seed=3, at={roll.roll: 1}, workers=1, progress=False)
+    from medviz.analysis.pivotal import pivotal
+
+    swings = pivotal(h, budget=2, first=2, rolls=[roll.roll], workers=1, progress=False)  # faces share games
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         on_dask = continue_history(h, 4, first_seed=3, at={roll.roll: 1}, scheduler=cluster, progress=False)
+        swings_on_dask = pivotal(h, budget=2, first=2, rolls=[roll.roll], scheduler=cluster, progress=False)
+    assert swings.to_json() == swings_on_dask.to_json()
     assert local.to_json() == on_dask.to_json()
     assert local.frame.equals(on_dask.frame)
 
@@ -254,7 +259,13 @@ def test_pivotal_with_shared_continuations_is_the_same_bytes_as_every_face_playe
     shared = pivotal(h, budget=4, first=2, rolls=keys, measure=measure, workers=1, progress=False)
     full = pivotal(h, budget=4, first=2, rolls=keys, measure=measure, workers=1, progress=False, share=False)
     assert shared.to_json() == full.to_json()
-    assert {r["roll"] for r in json.loads(shared.to_json())["rolls"]} == set(keys)
+    rows = json.loads(shared.to_json())["rolls"]
+    assert {r["roll"] for r in rows} == set(keys)
+    # the file's interval is the swing's (an unmoved roll's 3/n for the winner), not a face's measure's
+    by_key = {r.key: r for r in shared.rolls}
+    assert [r["plus_minus"] for r in rows] == [round(by_key[r["roll"]].swing()[1], 4) for r in rows]
+    if measure == "winner":  # 2 continuations a face without a change bound the swing by min(1, 3/2)
+        assert all(r["plus_minus"] == 1.0 for r in rows if by_key[r["roll"]].unmoved())
 
 
 def test_a_run_paused_between_tasks_goes_on_as_the_same_game() -> None:

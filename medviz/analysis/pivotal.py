@@ -155,9 +155,9 @@ class Pivotal:
             faces = []
             for f, p in r.faces:
                 share, lo, hi = r.share(f, who)
-                m, half = r.mean(f)
+                m, m_half = r.mean(f)
                 faces.append({"face": f, "chance": str(p), "winner_wins": r4(share), "low": r4(lo), "high": r4(hi),
-                              "measure": r4(m), "measure_plus_minus": r4(half) if math.isfinite(half) else None})
+                              "measure": r4(m), "measure_plus_minus": r4(m_half) if math.isfinite(m_half) else None})
             rows.append({"roll": r.key, "seq": r.seq, "turn": r.turn, "phase": r.phase, "value": r.value,
                          "words": r.words, "sentence": self.sentence(r), "continuations": r.n,
                          "swing": r4(swing), "plus_minus": r4(half), "stopped": r.stopped, "faces": faces})
