@@ -61,9 +61,14 @@ def test_a_dask_local_cluster_gives_the_same_bytes() -> None:
     h = vespers()
     roll = next(r for r in h.rolls() if isinstance(r, RollEvent) and r.seq > 1000)
     local = continue_history(h, 4, first_seed=3, at={roll.roll: 1}, workers=1, progress=False)
+    from medviz.analysis.pivotal import pivotal
+
+    swings = pivotal(h, budget=2, first=2, rolls=[roll.roll], workers=1, progress=False)  # faces share games
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         on_dask = continue_history(h, 4, first_seed=3, at={roll.roll: 1}, scheduler=cluster, progress=False)
+        swings_on_dask = pivotal(h, budget=2, first=2, rolls=[roll.roll], scheduler=cluster, progress=False)
+    assert swings.to_json() == swings_on_dask.to_json()
     assert local.to_json() == on_dask.to_json()
     assert local.frame.equals(on_dask.frame)
 
@@ -183,6 +188,99 @@ def test_pivotal_is_the_same_bytes_on_one_or_two_processes(tmp_path) -> None:
     assert all(r["continuations"] >= 2 and r["stopped"] for r in data["rolls"])
     again = pivotal(h, budget=4, first=2, rolls=keys, workers=1, progress=False, cache=tmp_path)  # read back
     assert again.to_json() == one.to_json() and len(list(tmp_path.glob("pivotal-*.json"))) == 1
+
+
+def _rolls_of_each_kind(h: History) -> list[str]:
+    """A combat roll (faces with the same result), an interception roll, an operations roll (2d6) and a
+    stratagem draw; on seed 3 the last two have faces whose games meet with equal events but another state."""
+    first = next(e.roll for e in h.rolls() if isinstance(e, RollEvent) and e.roll.endswith("/round-1/attacker"))
+    keys = [first, "GT1/ops-A/force-5/action-5/intercept-enter/roll", "GT1/ops-A/force-4/ops", "GT1/stratagems/draw-4/B"]
+    for key in keys:
+        h.roll(key)  # each is a roll of the replay
+    return keys
+
+
+def _count_games_played_out(monkeypatch) -> list[int]:
+    """Count the runs of ``medviz.analysis.runner`` that play a game to its end (not paused where it met another)."""
+    from medviz.analysis import runner
+
+    ended = [0]
+    real = runner.run
+
+    def counting(*args, **kwargs):
+        result = real(*args, **kwargs)
+        ended[0] += result.paused is None
+        return result
+
+    monkeypatch.setattr(runner, "run", counting)
+    return ended
+
+
+def test_faces_that_leave_the_same_game_share_it_and_give_the_rows_of_faces_played_in_full(monkeypatch) -> None:
+    from medviz.analysis.pivotal import faces_of
+    from medviz.analysis.runner import load, play_faces, play_one
+
+    h = vespers()
+    base = Base.of_history(h)
+    loaded = load(base)
+    ended = _count_games_played_out(monkeypatch)
+    faces_played = 0
+    for key in _rolls_of_each_kind(h):
+        e = h.roll(key)
+        faces = [f for f, _p in faces_of(e)]
+        for seed in (3, h.seed):
+            shared = play_faces(base, loaded, seed, e.seq - 1, key, faces)
+            assert shared == [play_one(base, loaded, seed, e.seq - 1, {key: f}) for f in faces]  # every column
+            faces_played += len(faces)
+    # the rows above came from fewer games than faces: faces with the same effect shared theirs
+    assert ended[0] - faces_played < faces_played
+
+
+def test_a_game_whose_rules_may_read_past_rolls_plays_every_face_in_full(monkeypatch) -> None:
+    from medviz.analysis.runner import load, play_faces
+
+    h = vespers()
+    base = Base.of_history(h)
+    loaded = load(base)
+    key = _rolls_of_each_kind(h)[0]
+    e = h.roll(key)
+    ended = _count_games_played_out(monkeypatch)
+    monkeypatch.setattr(type(RULESET), "reads_past_events", True)
+    rows = play_faces(base, loaded, 3, e.seq - 1, key, list(range(1, 7)))
+    assert len(rows) == 6 and ended[0] == 6
+
+
+@pytest.mark.parametrize("measure", ["winner", "events"])
+def test_pivotal_with_shared_continuations_is_the_same_bytes_as_every_face_played(measure) -> None:
+    from medviz.analysis.pivotal import pivotal
+
+    h = vespers()
+    keys = _rolls_of_each_kind(h)
+    shared = pivotal(h, budget=4, first=2, rolls=keys, measure=measure, workers=1, progress=False)
+    full = pivotal(h, budget=4, first=2, rolls=keys, measure=measure, workers=1, progress=False, share=False)
+    assert shared.to_json() == full.to_json()
+    rows = json.loads(shared.to_json())["rolls"]
+    assert {r["roll"] for r in rows} == set(keys)
+    # the file's interval is the swing's (an unmoved roll's 3/n for the winner), not a face's measure's
+    by_key = {r.key: r for r in shared.rolls}
+    assert [r["plus_minus"] for r in rows] == [round(by_key[r["roll"]].swing()[1], 4) for r in rows]
+    if measure == "winner":  # 2 continuations a face without a change bound the swing by min(1, 3/2)
+        assert all(r["plus_minus"] == 1.0 for r in rows if by_key[r["roll"]].unmoved())
+
+
+def test_a_run_paused_between_tasks_goes_on_as_the_same_game() -> None:
+    from medviz.engine.game import GameSpec, run
+    from medviz.engine.history import parse_player
+
+    players = {a: parse_player("heuristic", RULESET) for a in "AB"}
+    spec = GameSpec(RULESET, "vespers-1282", {}, 11, players)
+    whole = run(spec, keep_snapshots=False)
+    for at in (0, 400, len(whole.events) // 2):
+        part = run(spec, keep_snapshots=False, pause_when=lambda ctx, at=at: len(ctx.events) > at)
+        assert part.paused is not None and part.paused.seq == len(part.events) > at
+        rest = run(spec, part.paused, part.events, keep_snapshots=False)
+        assert [e.to_dict() for e in rest.events] == [e.to_dict() for e in whole.events]
+        assert repr(rest.state) == repr(whole.state)
 
 
 def test_pivotal_refuses_an_unknown_measure() -> None:

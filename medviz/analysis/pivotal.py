@@ -155,9 +155,9 @@ class Pivotal:
             faces = []
             for f, p in r.faces:
                 share, lo, hi = r.share(f, who)
-                m, half = r.mean(f)
+                m, m_half = r.mean(f)
                 faces.append({"face": f, "chance": str(p), "winner_wins": r4(share), "low": r4(lo), "high": r4(hi),
-                              "measure": r4(m), "measure_plus_minus": r4(half) if math.isfinite(half) else None})
+                              "measure": r4(m), "measure_plus_minus": r4(m_half) if math.isfinite(m_half) else None})
             rows.append({"roll": r.key, "seq": r.seq, "turn": r.turn, "phase": r.phase, "value": r.value,
                          "words": r.words, "sentence": self.sentence(r), "continuations": r.n,
                          "swing": r4(swing), "plus_minus": r4(half), "stopped": r.stopped, "faces": faces})
@@ -237,12 +237,15 @@ def cache_path(history: History, directory: str | Path, settings: dict[str, Any]
 
 def pivotal(history: History, *, budget: int = 200, first: int = 16, target: float = 0.05, first_seed: int = 0,
             rolls: Sequence[str] | None = None, measure: str = "winner", workers: int | None = None,
-            scheduler: Any = None, progress: bool | None = None, cache: str | Path | None = None) -> Pivotal:
+            scheduler: Any = None, progress: bool | None = None, cache: str | Path | None = None,
+            share: bool = True) -> Pivotal:
     """Rank the rolls and draws of ``history`` (or only ``rolls``, by id) by their swing of the winner's odds
     (or of ``measure``: a column of the games' rows, its mean, or ``COLUMN=VALUE``, its share).
 
     With ``cache`` (a directory), a finished analysis is written there, keyed by the history's content
-    hash and the settings, and read back next time instead of being played again.
+    hash and the settings, and read back next time instead of being played again. ``share`` (the default)
+    plays one continuation for the faces of a roll that leave the same game (``runner.play_faces``); the
+    results are the same bytes as with ``share=False``, which plays every face in full.
     """
     if budget < 1 or first < 1 or not 0 < target < 1:
         raise MalformedInput(f"pivotal: budget {budget} and first {first} must be >= 1, target {target} in (0, 1)")
@@ -281,12 +284,20 @@ def pivotal(history: History, *, budget: int = 200, first: int = 16, target: flo
         while active and n < budget:
             m = min(first, budget - n)
             seeds = tuple(range(first_seed + n, first_seed + n + m))
-            batches = [Batch(seeds, r.seq - 1, ((r.key, f),), tag=(i, f))
-                       for i, r in enumerate(active) for f, _p in r.faces]
+            if share:  # one batch a roll: faces that leave the same game share their continuation
+                batches = [Batch(seeds, r.seq - 1, tag=(i, None), roll=r.key, faces=tuple(f for f, _p in r.faces))
+                           for i, r in enumerate(active)]
+            else:
+                batches = [Batch(seeds, r.seq - 1, ((r.key, f),), tag=(i, f))
+                           for i, r in enumerate(active) for f, _p in r.faces]
             results = pool.run(batches)
             got: dict[int, dict[Any, list[dict[str, Any]]]] = {}
             for b, rows in zip(batches, results):
-                if rows is not None:
+                if rows is None:
+                    continue
+                if b.faces:
+                    got[b.tag[0]] = {f: rows[k * m: (k + 1) * m] for k, f in enumerate(b.faces)}
+                else:
                     got.setdefault(b.tag[0], {})[b.tag[1]] = rows
             n += m
             still = []

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medviz.engine.errors import MalformedInput, MedvizError
-from medviz.engine.events import DecisionEvent, Event
-from medviz.engine.game import GameSpec, Ruleset, chance_event, chance_keys, chance_value, run
+from medviz.engine.events import ChangeEvent, DecisionEvent, DrawEvent, Event, ReportEvent, RollEvent
+from medviz.engine.game import GameSpec, Ruleset, RunResult, Snapshot, chance_event, chance_keys, chance_value, run
 from medviz.engine.history import History, parse_player
 from medviz.engine.registry import get_ruleset
 
@@ -57,12 +57,23 @@ class Base:
 
 @dataclass(frozen=True)
 class Batch:
-    """Games to play: from after event ``after`` (-1: from the set-up), with ``overrides``, one per seed."""
+    """Games to play: from after event ``after`` (-1: from the set-up), with ``overrides``, one per seed.
+
+    With ``faces``, one game per seed for each face of roll or draw ``roll`` (the event just after
+    ``after``), face by face: ``play_faces``.
+    """
 
     seeds: tuple[int, ...]
     after: int = -1
     overrides: tuple[tuple[str, Any], ...] = ()
     tag: Any = None
+    roll: str = ""
+    faces: tuple[Any, ...] = ()
+
+    @property
+    def games(self) -> int:
+        """How many rows the batch gives."""
+        return len(self.seeds) * max(1, len(self.faces))
 
 
 @dataclass
@@ -121,6 +132,133 @@ def play_one(base: Base, loaded: Loaded, seed: int, after: int, overrides: Mappi
         spec = GameSpec(rs, base.scenario, loaded.history.spec.options, seed, loaded.players,
                         {**fixed, **overrides}, recorded)
         result = run(spec, snap, loaded.history.events[: snap.seq], keep_snapshots=False)
+    return _row(rs, loaded, seed, result, overrides)
+
+
+#: How many task boundaries after a roll ``play_faces`` watches for a face's game joining another's.
+WATCH_TASKS = 32
+
+
+def play_faces(base: Base, loaded: Loaded, seed: int, after: int, key: str, faces: Sequence[Any],
+               watch: int = WATCH_TASKS) -> list[dict[str, Any]]:
+    """The continuation of ``seed`` under each face of roll (or draw) ``key``, the event just after ``after``:
+    one row per face, each the row ``play_one`` gives with the override ``key=face``.
+
+    Faces whose games meet share the rest: at each of the first ``watch`` task boundaries after the roll,
+    a face's game is compared with the games of the faces played before it at the same number of events;
+    when the state, the agenda, the turn and phase and the events so far are equal, the rest of its game
+    is the other's, and so is its row. The events are compared whole, save for the roll itself and the
+    data of the changes and reports after it (the state holds what the changes did); a ruleset whose
+    rules or players read those back (``Ruleset.reads_past_events``) has every face played in full.
+    """
+    rs = loaded.ruleset
+    if loaded.history is None or rs.reads_past_events or watch < 1:
+        return [play_one(base, loaded, seed, after, {key: f}) for f in faces]
+    snap, fixed, recorded = _point(loaded, after)
+    prefix = loaded.history.events[: snap.seq]
+    at = after + 1
+    seen: dict[int, list[_Meeting]] = {}
+    rows = []
+    for face in faces:
+        overrides = {key: face}
+        spec = GameSpec(rs, base.scenario, loaded.history.spec.options, seed, loaded.players,
+                        {**fixed, **overrides}, recorded)
+        mine = _Meeting.Watch(rs, key, at, watch, snap, seen)
+        result = run(spec, snap, prefix, keep_snapshots=False, pause_when=mine)
+        if mine.met is not None:
+            row = dict(mine.met.row)
+        else:
+            row = _row(rs, loaded, seed, result, overrides)
+        for m in mine.marks:
+            m.row = row
+        rows.append(row)
+    return rows
+
+
+class _Meeting:
+    """A face's game at one task boundary after the roll: what the rest of the game depends on.
+
+    Its state is not copied as the game goes on: when another face's game has matched everything else,
+    it is made again from the snapshot the continuation started at and the change events since
+    (the state is a fold of the changes, as ``Snapshot.folded`` makes it).
+    """
+
+    __slots__ = ("n", "turn", "phase", "agenda", "events", "start", "rs", "_state", "row")
+
+    def __init__(self, rs: Ruleset, ctx: Any, start: Snapshot) -> None:
+        self.n = len(ctx.events)
+        self.turn, self.phase, self.agenda = ctx.turn, ctx.phase, tuple(ctx.agenda)
+        self.events: list[Event] = ctx.events  # the run's own list: it only grows, the first n stay
+        self.start, self.rs = start, rs
+        self._state: Any = None
+        self.row: dict[str, Any] = {}
+
+    @property
+    def state(self) -> Any:
+        """The state at this boundary, made again from the start and the changes since."""
+        if self._state is None:
+            self._state = Snapshot.folded(self.n, self.start, tuple(self.events[self.start.seq: self.n]), self.rs,
+                                          self.agenda, self.turn, self.phase).state
+        return self._state
+
+    def same(self, ctx: Any, at: int) -> bool:
+        """True when the game of ``ctx`` (as many events, the roll at ``at``) is this one from here on."""
+        if (self.turn, self.phase) != (ctx.turn, ctx.phase) or self.agenda != tuple(ctx.agenda):
+            return False
+        if not all(map(_same_after_roll, self.events[at + 1: self.n], ctx.events[at + 1:])):
+            return False
+        return bool(self.events[:at] == ctx.events[:at] and self.state == ctx.state)
+
+    class Watch:
+        """``run``'s ``pause_when``: marks this face's first boundaries, stops where it meets another face."""
+
+        def __init__(self, rs: Ruleset, key: str, at: int, tasks: int, start: Snapshot,
+                     seen: dict[int, list[_Meeting]]) -> None:
+            self.rs, self.key, self.at, self.left, self.start, self.seen = rs, key, at, tasks, start, seen
+            self.marks: list[_Meeting] = []
+            self.met: _Meeting | None = None
+
+        def __call__(self, ctx: Any) -> bool:
+            n = len(ctx.events)
+            if self.left <= 0 or n <= self.at:
+                return False
+            if not self.marks and not _is_roll(ctx.events[self.at], self.key):
+                self.left = 0  # the roll is not where it was recorded: nothing to compare
+                return False
+            self.left -= 1
+            for m in self.seen.get(n, ()):
+                if m.same(ctx, self.at):
+                    self.met = m
+                    return True
+            mark = _Meeting(self.rs, ctx, self.start)
+            self.marks.append(mark)
+            self.seen.setdefault(n, []).append(mark)
+            return False
+
+
+def _is_roll(e: Event, key: str) -> bool:
+    return isinstance(e, RollEvent) and e.roll == key or isinstance(e, DrawEvent) and e.draw == key
+
+
+def _same_after_roll(a: Event, b: Event) -> bool:
+    """Two events after the roll the same but for a change's or a report's data (the state holds the changes)
+    and the options a decision offered (the state's); its id and choice are compared."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ChangeEvent) and isinstance(b, ChangeEvent):
+        return (a.seq, a.turn, a.phase, a.actor, a.automatic, a.change) == (b.seq, b.turn, b.phase, b.actor,
+                                                                            b.automatic, b.change)
+    if isinstance(a, DecisionEvent) and isinstance(b, DecisionEvent):  # the options offered are the state's
+        return ((a.seq, a.turn, a.phase, a.actor, a.automatic, a.decision, a.source, a.secret, type(a.choice))
+                == (b.seq, b.turn, b.phase, b.actor, b.automatic, b.decision, b.source, b.secret, type(b.choice))
+                and a.choice == b.choice)
+    if isinstance(a, ReportEvent) and isinstance(b, ReportEvent):
+        return (a.seq, a.turn, a.phase, a.actor, a.automatic, a.report) == (b.seq, b.turn, b.phase, b.actor,
+                                                                            b.automatic, b.report)
+    return a == b
+
+
+def _row(rs: Ruleset, loaded: Loaded, seed: int, result: RunResult, overrides: Mapping[str, Any]) -> dict[str, Any]:
     if result.pending is not None:
         raise MedvizError(f"game of seed {seed} stopped at decision {result.pending.decision}: player "
                           f"{result.pending.actor} has no computer stand-in")
@@ -149,8 +287,12 @@ def game_row(rs: Ruleset, key_areas: Sequence[str], seed: int, outcome: Mapping[
 
 
 def play_batch(base: Base, batch: Batch) -> list[dict[str, Any]]:
-    """Play every seed of ``batch`` (the unit of work sent to a process or a Dask worker)."""
+    """Play every seed of ``batch`` (the unit of work sent to a process or a Dask worker); with faces, the
+    rows face by face, each face's in the order of the seeds."""
     loaded = load(base)
+    if batch.faces:
+        by_seed = [play_faces(base, loaded, s, batch.after, batch.roll, batch.faces) for s in batch.seeds]
+        return [rows[i] for i in range(len(batch.faces)) for rows in by_seed]  # face by face, seeds in order
     overrides = dict(batch.overrides)
     return [play_one(base, loaded, s, batch.after, overrides) for s in batch.seeds]
 
@@ -236,11 +378,11 @@ class Workers:
         out: list[list[dict[str, Any]] | None] = [None] * len(batches)
         if not batches or self.interrupted:
             return out
-        bar = _bar(total if total is not None else sum(len(b.seeds) for b in batches), self.desc, self.progress)
+        bar = _bar(total if total is not None else sum(b.games for b in batches), self.desc, self.progress)
         try:
             for i, rows in self._results(batches):
                 out[i] = rows
-                bar.update(len(batches[i].seeds))
+                bar.update(batches[i].games)
         except KeyboardInterrupt:
             self.interrupted = True
             self._stop()

@@ -166,6 +166,13 @@ class Ruleset(abc.ABC):
         """A turn in words for analyses and captions (default: ``turn 2``)."""
         return f"turn {turn}"
 
+    #: Whether rule code or a player may read back what past rolls, draws, changes or reports recorded
+    #: (beyond the state they left, and the ids and choices of past decisions). False is a promise that
+    #: the rest of a game depends only on the state, the agenda and the decisions and chance ids so far:
+    #: then ``medviz pivotal`` plays one continuation for the faces of a roll that leave the same game
+    #: (``medviz.analysis.runner.play_faces``). True (the default) is always safe.
+    reads_past_events: bool = True
+
     def key_areas(self, scenario: str) -> tuple[str, ...]:
         """The areas whose holder at the end (``outcome["control"]``) a simulation reports (default: none)."""
         return ()
@@ -781,6 +788,9 @@ class RunResult:
     pending: DecisionPoint | None = None
     #: Record mode: the roll or draw the run paused at (nothing entered for it yet); None otherwise.
     pending_chance: ChanceAsk | None = None
+    #: ``run(..., pause_when=...)``: the task boundary it stopped at (``state`` is the live state, not a
+    #: copy); ``run(spec, paused, events)`` goes on with the same game. None: the game ended first.
+    paused: Snapshot | None = None
 
 
 MAX_TASKS = 1_000_000
@@ -810,13 +820,16 @@ def running_game() -> RunningGame | None:
 
 
 def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] = (), *,
-        keep_snapshots: bool = True) -> RunResult:
+        keep_snapshots: bool = True, pause_when: Callable[[Context], bool] | None = None) -> RunResult:
     """Run a game from its setup, or from ``start`` with ``prefix`` (the events before it).
 
     A policy that raises ``AwaitingDecision`` pauses the run: the result holds the events up to
     that decision, the live state and ``pending`` (the decision point nobody has answered yet).
     ``keep_snapshots=False`` (a continuation nobody will branch) skips the copies; the events and
-    the final state are the same.
+    the final state are the same. ``pause_when`` is asked at every task boundary (the tasks still to
+    run on ``ctx.agenda``; read the context, never change it): True stops the run there, and the
+    result's ``paused`` snapshot, given back with the events as ``run(spec, paused, events)``, plays
+    the rest of the same game.
     """
     rs = spec.ruleset
     if start is None:
@@ -832,6 +845,9 @@ def run(spec: GameSpec, start: Snapshot | None = None, prefix: Iterable[Event] =
     token = _RUNNING.set(RunningGame(spec, ctx.events, snapshots))
     try:
         while ctx.agenda:
+            if pause_when is not None and pause_when(ctx):
+                paused = Snapshot(len(ctx.events), ctx.state, tuple(ctx.agenda), ctx.turn, ctx.phase)
+                return RunResult(ctx.events, snapshots, ctx.state, paused=paused)
             steps += 1
             if steps > MAX_TASKS:
                 raise RuntimeError("the game did not end: too many tasks (a loop in the rule flow?)")

@@ -139,6 +139,10 @@ class MedEmpires(DefinedRuleset):
 
     game = "medempires"
     title = "Mediterranean Empires: The Struggle for the Middle Sea, 1281–1350"
+    #: The rules read the state; of past events only decisions' ids (a King's refuges are numbered,
+    #: game/turn.py), and the expert player re-plays the rolls since its snapshot, which remakes the
+    #: same state. The heuristic and historical players see only the decision point.
+    reads_past_events = False
 
     def define(self) -> GameDefinition:
         """The game's one definition (scenarios, tasks, reducers)."""
