@@ -25,7 +25,7 @@ def test_fit_height_keeps_the_map_between_the_least_and_the_apps_own_height() ->
     assert fit_height(100, 750) == MIN_MAP_HEIGHT  # the browser scales it down from there
     seen: list[int] = []
     fit = ScreenFit()
-    follow(fit, seen.append, 750)
+    follow(fit, lambda h, _w: seen.append(h), 750)
     fit.room, fit.room, fit.room = 640, 300, 1400  # as the browser reports it
     assert seen == [640, MIN_MAP_HEIGHT, 750]
 

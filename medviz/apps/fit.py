@@ -160,9 +160,13 @@ def fit_height(room: int, most: int, least: int = MIN_MAP_HEIGHT) -> int:
     return max(least, min(most, room))
 
 
-def follow(fit: ScreenFit, resize: Callable[[int], Any], most: int) -> None:
-    """Call ``resize(height)`` whenever ``fit`` measures new room (height bounded by ``fit_height``)."""
+def follow(fit: ScreenFit, resize: Callable[..., Any], most: int) -> None:
+    """Call ``resize(height, width)`` whenever ``fit`` measures new room or a new width: the height bounded by
+    ``fit_height``, the width (px) the map is laid out at (the app's, or more where the browser scales the
+    map down to fit less room than ``least``; None before it is measured), so it is planned for that width."""
     def on_room(change: Any) -> None:
-        if change["new"] > 0:
-            resize(fit_height(int(change["new"]), most, fit.least))
-    fit.observe(on_room, names="room")
+        room = int(fit.room)
+        if room > 0:
+            width = int(fit.width) * max(1.0, fit.least / room) if fit.width else None
+            resize(fit_height(room, most, fit.least), round(width) if width else None)
+    fit.observe(on_room, names=["room", "width"])

@@ -32,6 +32,7 @@ from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.placement import (
+    LINE_BOX,
     LINE_SPACING,
     Box,
     Cluster,
@@ -776,7 +777,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     fig.update_layout(
         title={"text": fit["text"], "x": TITLE_X, "xanchor": "left", "y": fit["y"], "yanchor": "top",
                "font": {"size": fit["size"], "color": "#2b2118", "family": style.font_family}},
-        margin=dict(MARGIN),
+        margin={**MARGIN, "t": fit["margin"]},
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
@@ -812,7 +813,7 @@ def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
         return style.map_domain
     ratio = (y1 - y0) / math.cos(math.radians(TRUE_SCALE_LAT)) / (x1 - x0)
     ideal = (height - 50) * 0.955 / ratio / (width - 12)
-    return round(max(0.78, min(style.map_domain, ideal)), 3)
+    return round(max(min(0.78, style.map_domain), min(style.map_domain, ideal)), 3)
 
 
 def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
@@ -845,6 +846,8 @@ TITLE_Y = 0.988
 TITLE_TOP_PX = 3.0
 #: Pixels kept free between the title's end and the figure's right edge.
 TITLE_END_PX = 10.0
+#: Pixels kept free between a two-line title's last line and the map under it (the top margin grows).
+TITLE_GAP_PX = 10.0
 
 
 def title_room(width: float) -> float:
@@ -878,7 +881,7 @@ def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
     text = _title_text(plan)
     for size in range(style.title_size, style.subtitle_size - 1, -1):
         if text_size(text, size)[0] <= room:
-            return {"text": text, "size": size, "y": TITLE_Y}
+            return {"text": text, "size": size, "y": TITLE_Y, "margin": MARGIN["t"]}
     size = style.subtitle_size
     first, rest = _break_line(plan.title.split(" "), size, room)
     lines = [f"<b>{first}</b>"]
@@ -901,7 +904,10 @@ def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
     # plotly.js anchors a title's first line where a one-line title would be and puts the others under
     # it: "top" of two lines is one line spacing lower than the text's top.
     y = 1 - (TITLE_TOP_PX + LINE_SPACING * size * (len(lines) - 1)) / max(1.0, float(style.height))
-    return {"text": "<br>".join(lines), "size": size, "y": round(y, 5) if len(lines) > 1 else TITLE_Y}
+    # Two lines take more than the top margin holds: it grows, so the second line keeps clear of the map.
+    below = math.ceil(TITLE_TOP_PX + size * (LINE_BOX + LINE_SPACING * (len(lines) - 1)) + TITLE_GAP_PX)
+    return {"text": "<br>".join(lines), "size": size, "y": round(y, 5) if len(lines) > 1 else TITLE_Y,
+            "margin": max(MARGIN["t"], below) if len(lines) > 1 else MARGIN["t"]}
 
 
 def _label_trace(fig: Any) -> Any:
@@ -1044,6 +1050,8 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             relayout["title.font.size"] = fit["size"]
         if fig.layout.title.y != fit["y"]:
             relayout["title.y"] = fit["y"]
+        if fig.layout.margin.t != fit["margin"]:
+            relayout["margin.t"] = fit["margin"]
         changed += 1
     if new.panel != old.panel:
         if not facts.annotations:
