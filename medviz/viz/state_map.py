@@ -732,10 +732,13 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     w, h = width or style.width, height or style.height
     style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style))
     p = portrayal_of(view, places, style, rs)
+    style = dataclasses.replace(style, map_domain=_panel_share(p, w, style))
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
     fig = base_map(geo, style=map_style, width=w, height=h)
-    fig.update_layout(margin=dict(MARGIN))
+    # The title first: on two lines it takes a taller top margin, which the map's frame (placement) must know.
+    fit = _title_fit(p, w, dataclasses.replace(style, width=w, height=h))
+    fig.update_layout(margin={**MARGIN, "t": fit["margin"]})
     fig.update_xaxes(domain=[0, style.map_domain])
     bottom = _map_bottom(fig, w, h, style, p)
     fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
@@ -773,7 +776,6 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
         if props is not None:
             _apply_overlay(tr, props)
-    fit = _title_fit(plan, w, dataclasses.replace(style, width=w, height=h))
     fig.update_layout(
         title={"text": fit["text"], "x": TITLE_X, "xanchor": "left", "y": fit["y"], "yanchor": "top",
                "font": {"size": fit["size"], "color": "#2b2118", "family": style.font_family}},
@@ -816,6 +818,22 @@ def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
     return round(max(min(0.78, style.map_domain), min(style.map_domain, ideal)), 3)
 
 
+def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
+    """The map's share of the width, made smaller where the side panel's widest boxed line would not fit
+    its box (the box's words were cut at its edge: Empire's Revolt's stocks on a map 1,100 px wide)."""
+    need = max((text_size(box.text, style.panel_size + box.size)[0] for box in p.panel if box.colour), default=0.0)
+    if not need:
+        return style.map_domain
+    room = 1 - (need + PANEL_BOX_PX) / max(1, width)
+    return round(max(0.5, min(style.map_domain, room)), 3)
+
+
+#: Pixels of the figure's width a boxed panel line does not get: the gap to the map and the right margin
+#: (36: the box is ``width * (1 - map_domain) - 36`` px wide), the box's padding and border (16), less the
+#: few pixels ``text_size`` estimates these short lines too wide (Vespers' boxes fit at 1,200 px as drawn).
+PANEL_BOX_PX = 44.0
+
+
 def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
     """Where the map's y domain starts so that it ends just below the drawn map (room for the key)."""
     plot_h0 = max(200, height - 50)
@@ -834,7 +852,7 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
     return max(key_room, min(0.5, 1.0 - share))
 
 
-def _title_text(plan: Plan) -> str:
+def _title_text(plan: Plan | Portrayal) -> str:
     """Title line: the title in bold, then the subtitle (turn, years, phase)."""
     return f"<b>{plan.title}</b>" + (f"   <span style='color:#5b4d3c'>{plan.subtitle}</span>" if plan.subtitle else "")
 
@@ -869,7 +887,7 @@ def _break_line(words: list[str], size: int, room: float) -> tuple[str, list[str
     return " ".join(words[:n]), words[n:]
 
 
-def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
+def _title_fit(plan: Plan | Portrayal, width: float, style: StateStyle) -> dict[str, Any]:
     """The title as it fits the figure's width: ``text``, font ``size``, ``y`` (plotly's ``layout.title``).
 
     On one line at the title's size if it fits, else at a smaller size down to the subtitle's; else on

@@ -41,6 +41,10 @@ from medviz.rules.empires_revolt.ruleset import RULESET as ER
 
 game = play(ER, "conquest-3", {}, seed=4, players={"A": HeuristicPolicy(), "B": RandomPolicy(41), "C": HeuristicPolicy()})
 DiceLab(game)""",
+    """from medviz.viz import state_map  # as tutorial-empires-revolt.ipynb draws the middle of this game
+
+turns = [e for e in game.events if e.kind == "change" and e.change == "er-turn"]
+state_map(ER.view_at(game, turns[len(turns) // 2].seq), ruleset=ER, width=1100, height=660)""",
 ]
 
 #: How a state map sits in its graph div: its drawn width and the width it was laid out for (meta.width),
@@ -92,7 +96,8 @@ def map_problems(gd: Any, what: str) -> list[str]:
     return out
 
 
-def wait_fitted(gds: list[Any], what: str) -> None:
+def fitted(gds: list[Any], what: str, timeout: float = 20) -> list[str]:
+    """Wait (each map is laid out again for the width the browser measured) until the maps fit: what does not."""
     seen: list[list[str]] = []
 
     def ok() -> bool:
@@ -100,9 +105,10 @@ def wait_fitted(gds: list[Any], what: str) -> None:
         return not seen[-1]
 
     try:
-        wait_for(f"{what} to fit", ok, timeout=20, every=0.5)
+        wait_for(f"{what} to fit", ok, timeout=timeout, every=0.5)
     except pytest.fail.Exception:
-        pytest.fail(f"{what}: {seen[-1]}")
+        return seen[-1]
+    return []
 
 
 #: The step's note: the box it shows in, and the lines of its first paragraph (page pixels).
@@ -162,11 +168,15 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     drawn = "(c) => Array.from(c.querySelectorAll('.js-plotly-plot')).filter(g => (g.data || []).length).length"
     wait_for("the notebook's maps to be drawn (or an error)",
              lambda: errors.count() or (cells.nth(1).evaluate(drawn) == 2 and cells.nth(2).evaluate(drawn) == 1
-                                        and cells.nth(3).evaluate(drawn) == 1), timeout=180)
+                                        and cells.nth(3).evaluate(drawn) == 1 and cells.nth(4).evaluate(drawn) == 1),
+             timeout=180)
     assert errors.count() == 0, (errors.first.text_content() or "")[:2000]
     page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
     page.add_style_tag(content=".Toastify__toast-container { display: none !important; }")
     assert page.locator("#filebrowser").is_visible(), "the test means JupyterLab with its side bar open"
+
+    # Every point is checked and what fails is said at the end (each is its own defect of issue 15).
+    problems: list[str] = []
 
     # -- 1. BranchCompare: both maps whole and readable at a projector's 1280x720 and at 1920x1080 ------
     compare = cells.nth(1).locator(".medviz-compare").first
@@ -174,9 +184,11 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     for w, h in ((1280, 720), (1920, 1080)):
         page.set_viewport_size({"width": w, "height": h})
         compare.scroll_into_view_if_needed()
-        wait_fitted(gds, f"BranchCompare at {w}x{h}")
+        problems += fitted(gds, f"BranchCompare at {w}x{h}")
         marked = [gd.evaluate("g => (g.data.find(t => t.name === 'marked-areas') || {}).meta") for gd in gds]
         assert all(m and m["marked"] for m in marked), marked
+        widths = [gd.evaluate("g => g.getBoundingClientRect().width") for gd in gds]
+        assert min(widths) > 300, f"a map of the two is not shown whole: {widths}"
         compare.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(artifacts / f"jupyterlab-compare-{w}x{h}.png"))
 
@@ -188,10 +200,12 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     wait_for("both maps to reach the end", lambda: all(gd.evaluate(title) != t for gd, t in zip(gds, before)))
     page.wait_for_timeout(1500)  # anything else the click sends arrives well within this
     redraws = page.evaluate("() => window.__medvizRedraws")
-    assert [len(r) for r in redraws] == [1, 1], redraws
-    wait_fitted(gds, "BranchCompare at the end, 1920x1080")  # a longer title (the winner) on two lines
+    if [len(r) for r in redraws] != [1, 1]:
+        problems.append(f"one click, {[len(r) for r in redraws]} updates of the two maps: {redraws}")
+    problems += fitted(gds, "BranchCompare at the end, 1920x1080", 5)  # a longer title (the winner): two lines
+    page.screenshot(path=str(artifacts / "jupyterlab-compare-end-1920x1080.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
-    wait_fitted(gds, "BranchCompare at the end, 1280x720")
+    problems += fitted(gds, "BranchCompare at the end, 1280x720")
     compare.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "jupyterlab-compare-end-1280x720.png"))
 
@@ -201,18 +215,25 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     for w, h in ((1280, 720), (1920, 1080)):
         page.set_viewport_size({"width": w, "height": h})
         viewer.evaluate("e => e.scrollIntoView({block: 'start'})")
-        wait_fitted([viewer.locator(".js-plotly-plot").first], f"the ReplayViewer at {w}x{h}")
+        problems += fitted([viewer.locator(".js-plotly-plot").first], f"the ReplayViewer at {w}x{h}")
         note = notes.evaluate(NOTE_JS)
         # its first paragraph (a few lines) whole on the screen: wrapped inside the box, not cut at its foot
-        assert note and note["words"] <= note["right"] + 1 and note["scroll"] <= 1, f"the note is cut at {w}x{h}: {note}"
-        assert note["last"] <= note["bottom"] + 1, f"the note's first paragraph is cut at {w}x{h}: {note}"
-        assert note["lines"] >= (3 if w < 1500 else 2), note  # the long line wrapped
+        assert note, "no note with a paragraph at this step"
+        if note["words"] > note["right"] + 1 or note["scroll"] > 1 or note["last"] > note["bottom"] + 1:
+            problems.append(f"the note's first paragraph is cut at {w}x{h}: {note}")
+        assert note["lines"] >= 2, note  # the long line wrapped
         page.screenshot(path=str(artifacts / f"jupyterlab-viewer-note-{w}x{h}.png"))
 
-    # -- 4. Empire's Revolt's DiceLab at 1600x1000: panel and legend inside the figure --------------------
+    # -- 4. Empire's Revolt at 1600x1000, its DiceLab and its notebook's map: panel and legend inside ---------
     page.set_viewport_size({"width": 1600, "height": 1000})
     dicelab = cells.nth(3).locator(".medviz-app").first
     dicelab.evaluate("e => e.scrollIntoView({block: 'start'})")
-    wait_fitted([dicelab.locator(".js-plotly-plot").first], "Empire's Revolt's DiceLab at 1600x1000")
+    problems += fitted([dicelab.locator(".js-plotly-plot").first], "Empire's Revolt's DiceLab at 1600x1000")
+    dicelab.locator(".js-plotly-plot").first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "jupyterlab-empires-revolt-dicelab-1600x1000.png"))
+    fixed = cells.nth(4).locator(".js-plotly-plot").first  # 1,100 px wide as the notebook draws it
+    problems += [p for p in map_problems(fixed, "Empire's Revolt's map 1,100 px wide") if "laid out for" not in p]
+    fixed.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(artifacts / "jupyterlab-empires-revolt-map-1600x1000.png"))
     assert not offline_page.errors, offline_page.errors[:3]
+    assert not problems, "\n".join(problems)
