@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import traitlets
 
 from medviz.apps.common import MapPane, battle_table, current_line, event_log, html_box, notes_html
-from medviz.apps.fit import ScreenFit, follow
+from medviz.apps.fit import ScreenFit, follow, layout_width
 from medviz.apps.model import (SPEEDS, ReplayModel, default_view_at, normalise_view_at, observes,
                                portrayal_changes, seat_view_at)
 from medviz.apps.winprob_strip import WinProbabilityStrip
@@ -207,8 +207,8 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             old, height = self.map.figure, self.map.height
             self.map = MapPane(self.view_at(self.history, self.model.cursor), self._map_size[0], height,
                                ruleset=self.history.ruleset)
-            if self.fit.width:
-                self.map.resize(height, self.fit.width)  # laid out for the width the app has, as the last one was
+            if (width := layout_width(self.fit)) is not None:
+                self.map.resize(height, width)  # laid out for the width it is drawn at, as the last one was
             self.children = tuple(self.map.figure if c is old else c for c in getattr(self, "children"))
         self._render(self.model.cursor)
 
