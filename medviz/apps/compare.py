@@ -23,6 +23,9 @@ __all__ = ["BranchCompare", "phase_end_of"]
 #: into their panels; ~740 px (1920 px) show everything.
 COLUMN_PX = 700
 GAP_PX = 12
+#: A map as wide as the app is drawn this share of its width tall (at least ``map_height``), at most 750 px.
+STACKED_RATIO = 0.6
+STACKED_MOST_PX = 750
 
 
 def phase_end_of(history: History, roll_id: str | None) -> int:
@@ -52,6 +55,7 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
         if other is None:
             raise MalformedInput("BranchCompare needs a branch (history.branch(roll, value)) or parent=")
         self.branch, self.parent = branch, other
+        self.map_height = map_height
         fn = normalise_view_at(view_at, branch) if view_at is not None else default_view_at(branch)
         if fn is None:
             raise MalformedInput(f"{branch.ruleset.game}: this game draws no map to compare")
@@ -142,6 +146,9 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
             col.layout.flex = "0 0 auto" if stacked else "1 1 0"
             col.layout.width = "100%" if stacked else None
         each = (width - GAP_PX) // 2 if which == "both" and not stacked else width
+        # A map as wide as the app is drawn taller (the map fills its width, not a strip of it), up to 750 px.
+        height = self.map_height if which == "both" and not stacked else max(
+            self.map_height, min(STACKED_MOST_PX, round(each * STACKED_RATIO)))
         for pane in self.panes:
-            if not (each and pane.resize(pane.height, each)):
+            if not (each and pane.resize(height, each)):
                 pane.refit()
