@@ -215,8 +215,10 @@ class MapPane:
             mark_areas(fresh, [])
         fig = self.figure
         layout = fresh.layout.to_plotly_json()
-        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height", "margin",
-                                          "title") if k in layout}
+        changes = {k: layout[k] for k in ("annotations", "meta", "height", "margin", "title") if k in layout}
+        # The axes and legend by their parts: plotly.js merges an axis given whole into the one it has (the
+        # map's domain for the old width stayed: the map was drawn in part of its room).
+        changes.update({f"{k}.{part}": v for k in ("xaxis", "yaxis", "legend") for part, v in layout.get(k, {}).items()})
         calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = [({}, {**changes, "autosize": False}, None)]
         for i, (mine, new) in enumerate(zip(fig.data, fresh.data)):
             if isinstance(mine.meta, Mapping) and "area" in mine.meta or mine.name == "marked-areas":
