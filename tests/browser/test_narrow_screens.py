@@ -70,7 +70,11 @@ MAP_JS = """
           legendRight: legend ? px(legend.getBoundingClientRect().right - s.left) : 0,
           titleBottom: title ? px(title.getBoundingClientRect().bottom - s.top) : 0,
           titleText: title ? title.textContent : '', plotTop: gd._fullLayout._size.t,
-          boxes, visible: s.width > 0, overflow: s.right - (gd.closest('.medviz-app') || gd.closest('.jp-OutputArea-output') || gd).getBoundingClientRect().right};
+          boxes, visible: s.width > 0,
+          narrower: (() => { const c = gd.closest('.medviz-compare-column, .medviz-app'); if (!c) return 0;
+                             const cs = getComputedStyle(c);
+                             return c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - s.width; })(),
+          overflow: s.right - (gd.closest('.medviz-app') || gd.closest('.jp-OutputArea-output') || gd).getBoundingClientRect().right};
 }
 """
 
@@ -81,8 +85,11 @@ def map_problems(gd: Any, what: str) -> list[str]:
     if m is None:
         return [f"{what}: not drawn"]
     out = []
-    if m["overflow"] > 1:  # (also: the app has not yet been laid out again for a new window size)
+    # (both also: the app has not yet been laid out again for a new window size)
+    if m["overflow"] > 1:
         out.append(f"{what}: the figure runs {m['overflow']:.0f} px past the app's right edge")
+    if m["narrower"] > 3:
+        out.append(f"{what}: the figure is {m['narrower']:.0f} px narrower than its place in the app")
     for b in m["boxes"]:
         if b["right"] > m["width"] + 1:
             out.append(f"{what}: panel part {b['text']!r} ends at {b['right']:.0f} px, the figure at {m['width']}")
