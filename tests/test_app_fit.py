@@ -25,7 +25,7 @@ def test_fit_height_keeps_the_map_between_the_least_and_the_apps_own_height() ->
     assert fit_height(100, 750) == MIN_MAP_HEIGHT  # the browser scales it down from there
     seen: list[int] = []
     fit = ScreenFit()
-    follow(fit, seen.append, 750)
+    follow(fit, lambda h, _w: seen.append(h), 750)
     fit.room, fit.room, fit.room = 640, 300, 1400  # as the browser reports it
     assert seen == [640, MIN_MAP_HEIGHT, 750]
 
@@ -160,3 +160,24 @@ def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
     assert esm.count(patch) == 1 and esm.replace(patch, "", 1) == plain  # the rest is plotly's, unchanged
     assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
     assert MapFigureWidget()._esm == esm
+
+
+def test_a_map_is_planned_for_the_width_the_browser_measured() -> None:
+    """ScreenFit.width reaches the map: names, badges, title and panel are placed for that width (the width
+    it is laid out at where the browser scales it down), the panel's boxes sized for it."""
+    from medviz.apps.fit import layout_width
+
+    game = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    viewer = ReplayViewer(game, view_at=history_view)
+    assert viewer.map is not None and viewer.map.planned_width == 1200
+    viewer.fit.room, viewer.fit.width = 700, 1490  # 1920x1080 with JupyterLab's side bar open
+    assert viewer.map.planned_width == 1490 and viewer.map.figure.layout.meta["width"] == 1490
+    fresh = state_map(history_view(game, 0), width=1490, height=700, ruleset=RULESET)
+    assert _panel(viewer.map.figure.layout) == _panel(fresh.layout)
+    badges = [t for t in viewer.map.figure.data if t.mode == "markers+text"]
+    assert [list(t.x) for t in badges] == [list(t.x) for t in fresh.data if t.mode == "markers+text"]
+    viewer.fit.room = 400  # less than the least height: laid out 560 tall and scaled down by 400/560
+    assert layout_width(viewer.fit) == round(1490 * MIN_MAP_HEIGHT / 400) == viewer.map.planned_width
+    viewer.model.cursor = 300  # a step after the new plan: the panel as state_map draws it at that size
+    again = state_map(history_view(game, 300), width=viewer.map.planned_width, height=MIN_MAP_HEIGHT, ruleset=RULESET)
+    assert _panel(viewer.map.figure.layout) == _panel(again.layout)

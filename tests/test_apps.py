@@ -366,8 +366,15 @@ def test_branch_compare_outlines_what_a_die_changed_at_the_roll_phase_and_the_en
     moved = sorted(a for a in set(game.outcome["control"]) | set(branch.outcome["control"])
                    if game.outcome["control"].get(a) != branch.outcome["control"].get(a))
     cmp = BranchCompare(branch, view_at=history_view)
+    sent: list[list[str]] = [[], []]
+    for k, pane in enumerate(cmp.panes):  # every message a map sends its browser (plotly's _py2js_* traits)
+        names = [n for n in pane.figure.trait_names() if n.startswith("_py2js_")]
+        pane.figure.observe(lambda c, _k=k: c["new"] is not None and sent[_k].append(c["name"]), names=names)
     for when in ("phase", "end"):
+        before = [len(s) for s in sent]
         cmp.when.value = when
+        # one click, one message to each map: the new moment and its outlines together (one redraw)
+        assert [len(s) - b for s, b in zip(sent, before)] == ([0, 0] if when == "phase" else [1, 1]), sent
         left, right = (p.figure for p in cmp.panes)
         # the same moment of both wars (at the end each says who won in it)
         assert left.layout.title.text == right.layout.title.text or when == "end"

@@ -14,6 +14,7 @@ import traitlets
 from plotly.basewidget import BaseFigureWidget
 from plotly.serializers import custom_serializers
 
+from medviz.engine.errors import MalformedInput
 from medviz.engine.history import History
 
 __all__ = ["MapFigureWidget", "MapPane", "quiet_widget_esm", "battle_table", "current_line", "event_log", "notes_html"]
@@ -102,6 +103,23 @@ class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no t
 DESIGN_WIDTH = 1200
 
 
+#: A map is laid out again for the width it really has when that differs by this much (px) from the one
+#: it was laid out for; never for less than ``MIN_PLAN_WIDTH`` (the browser scales it down from there).
+WIDTH_STEP = 40
+MIN_PLAN_WIDTH = 380
+
+
+def style_for(width: int) -> Any:
+    """The state map's style for a map ``width`` px wide: under 1,000 px smaller title and panel type and a
+    wider share for the side panel (its boxes' words and its legend stay inside the figure)."""
+    from medviz.viz.state_map import DEFAULT_STATE_STYLE, StateStyle
+
+    if width >= 1000:
+        return DEFAULT_STATE_STYLE
+    return StateStyle(title_size=15 if width >= 760 else 14, subtitle_size=12, panel_size=11,
+                      map_domain=0.76 if width >= 760 else 0.7)
+
+
 class MapPane:
     """A FigureWidget state map that steps from view to view (geometry sent once); ``ruleset`` portrays them.
 
@@ -112,18 +130,18 @@ class MapPane:
     """
 
     def __init__(self, view: Any, width: int | None = None, height: int = 750, *, ruleset: Any = None,
-                 design_width: int = DESIGN_WIDTH) -> None:
-        from medviz.viz.state_map import state_map
+                 design_width: int = DESIGN_WIDTH, marks: bool = False) -> None:
+        from medviz.viz.state_map import mark_areas, state_map
 
-        from medviz.viz.state_map import DEFAULT_STATE_STYLE, StateStyle
-
-        style = DEFAULT_STATE_STYLE if (width or design_width) >= 1000 else StateStyle(
-            title_size=15, subtitle_size=12, panel_size=11)
+        style = style_for(width or design_width)
         figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style)
         self._make = (width or design_width, style)
         self.height = height
         if width is None:
             figure.update_layout(width=None, autosize=True)
+        self.marks = marks
+        if marks:
+            mark_areas(figure, [])  # the outline trace is drawn with the map: marking then restyles it in a step
         self.figure = MapFigureWidget(figure)
         # No plotly mode bar: it would sit over the map's title (the widget's config has no public setter;
         # ``_config`` is what the widget hands to ``Plotly.newPlot``).
@@ -148,24 +166,35 @@ class MapPane:
         self._refits = getattr(self, "_refits", 0) + 1
         self.figure.plotly_update(restyle_data={}, relayout_data={"uirevision": f"medviz-refit-{self._refits}"})
 
-    def resize(self, height: int) -> bool:
-        """Draw the map ``height`` px tall, its side panel stacked again for that height; True if it changed.
+    @property
+    def planned_width(self) -> int:
+        """The width (px) the map's names, badges, title and panel are placed for."""
+        return int(self._make[0])
+
+    def resize(self, height: int, width: int | None = None) -> bool:
+        """Draw the map ``height`` px tall and, given the ``width`` (px) it really has (``ScreenFit.width``), with
+        its names, badges, title and side panel placed for that width; True if it changed.
 
         A responsive map is refitted to its width either way (the room was measured again because the
         window, JupyterLab's side bar or full screen changed).
         """
         from medviz.viz.state_map import state_map
 
-        if abs(height - self.height) < 6:
-            if self.figure.layout.width is None:
+        responsive = self.figure.layout.width is None
+        new_width = int(width) if width and responsive and abs(width - self._make[0]) >= WIDTH_STEP else None
+        if abs(height - self.height) < 6 and new_width is None:
+            if responsive:
                 self.refit()  # the same height, another width (or scale): plotly.js fits the figure again
             return False
+        if new_width is not None:
+            self._replan(max(MIN_PLAN_WIDTH, new_width), height)
+            return True
         width, style = self._make
         fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout
         layout = fresh.to_plotly_json()
         # Only the parts a height changes (the width stays the browser's: the figure is responsive).
-        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height") if k in layout}
-        responsive = self.figure.layout.width is None
+        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height", "margin",
+                                          "title") if k in layout}
         with self.figure.batch_update():
             # plotly.js turns autosize off when it is given a height: it is sent off here and on again
             # below, a message of its own, so the figure fits the width it has again.
@@ -175,17 +204,65 @@ class MapPane:
         self.height = height
         return True
 
+    def _replan(self, width: int, height: int) -> None:
+        """Lay the map out again for ``width`` x ``height`` px: the style for that width, the names and badges
+        placed again (their traces), the title fitted, the panel and legend, in one message."""
+        from medviz.viz.state_map import _facts_of, mark_areas, state_map
+
+        style = style_for(width)
+        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style)
+        if self.marks:
+            mark_areas(fresh, [])
+        fig = self.figure
+        layout = fresh.layout.to_plotly_json()
+        changes = {k: layout[k] for k in ("annotations", "meta", "height", "margin", "title") if k in layout}
+        # The axes and legend by their parts: plotly.js merges an axis given whole into the one it has (the
+        # map's domain for the old width stayed: the map was drawn in part of its room).
+        changes.update({f"{k}.{part}": v for k in ("xaxis", "yaxis", "legend") for part, v in layout.get(k, {}).items()})
+        calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = [({}, {**changes, "autosize": False}, None)]
+        for i, (mine, new) in enumerate(zip(fig.data, fresh.data)):
+            if isinstance(mine.meta, Mapping) and "area" in mine.meta or mine.name == "marked-areas":
+                continue  # outlines and fills do not depend on the width
+            theirs, own = new.to_plotly_json(), mine.to_plotly_json()
+            restyle = {k: theirs[k] for k in ("x", "y", "text", "textposition", "marker", "textfont")
+                       if k in theirs and theirs[k] != own.get(k)}
+            if restyle:
+                calls.append(({k: [v] for k, v in restyle.items()}, {}, [i]))
+        self._send(calls)
+        fig.update_layout(autosize=True, uirevision=f"medviz-w{width}h{height}")
+        # The figure's facts (its frame, map share and last plan) are now those of the fresh layout.
+        facts, made = _facts_of(fig), _facts_of(fresh)
+        facts.map_domain, facts.space, facts.annotations = made.map_domain, made.space, {}
+        facts.last_view, facts.last_plan = made.last_view, made.last_plan
+        self._make, self.height = (width, style), height
+
+    def _send(self, calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]]) -> None:
+        """Send ``calls`` (plotly_update arguments) to the browser merged into one message, then have the
+        figure here take them without sending them again."""
+        fig = self.figure
+        for restyle, relayout, indexes in merged_updates(fig, calls):
+            fig._send_update_msg(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+        fig._send_update_msg = lambda *_a, **_kw: None
+        try:
+            for restyle, relayout, indexes in calls:
+                fig.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+        finally:
+            del fig._send_update_msg
+
     def clickable(self) -> list[Any]:
         """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""
         meta = self.figure.layout.meta
         names = set(meta.get("clickable") or []) if isinstance(meta, Mapping) else set()
         return [t for t in self.figure.data if t.name in names]
 
-    def show(self, view: Any) -> int:
-        """Move the map to ``view``; returns how many parts changed."""
-        from medviz.viz.state_map import update_state_map
+    def show(self, view: Any, marked: list[str] | None = None) -> int:
+        """Move the map to ``view``, outlining the areas ``marked`` (a pane made with ``marks=True``; None
+        leaves the outlines as they are), in one message to the browser; returns how many parts changed."""
+        from medviz.viz.state_map import mark_areas, update_state_map
 
-        if view is self.view:
+        if marked is not None and not self.marks:
+            raise MalformedInput("MapPane.show: marked= needs a pane made with marks=True")
+        if view is self.view and marked is None:
             return 0
         fig = self.figure
         calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = []
@@ -199,17 +276,13 @@ class MapPane:
         # ms the browser need not wait for); a property a step leaves alone reads the same before and after.
         fig.plotly_update = collect
         try:
-            n = update_state_map(fig, self.view, view, ruleset=self.ruleset)
+            n = 0 if view is self.view else update_state_map(fig, self.view, view, ruleset=self.ruleset,
+                                                             style=self._make[1])
+            if marked is not None:
+                mark_areas(fig, marked)
         finally:
             del fig.plotly_update
-        for restyle, relayout, indexes in merged_updates(fig, calls):
-            fig._send_update_msg(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
-        fig._send_update_msg = lambda *_a, **_kw: None
-        try:
-            for restyle, relayout, indexes in calls:
-                fig.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
-        finally:
-            del fig._send_update_msg
+        self._send(calls)
         self.view = view
         return n
 
@@ -325,7 +398,11 @@ def notes_html(annotations: Any, seq: int) -> str:
         body = str(getattr(n, "html", "") or "")
         parts.append(f"<div class='medviz-note' style='border-left:3px solid #b8860b;padding-left:8px;margin:4px 0'>"
                      f"{'<b>' + title + '</b>' if title else ''}{body}</div>")
-    return "".join(parts)
+    # Lines as tall as the words (a widget's HTML takes a 28 px line height, and paragraphs a line's margin:
+    # in a box a few lines tall only a note's first line showed, its sentence cut off at the edge).
+    style = ("<style>.medviz-notes{line-height:1.35;white-space:normal;overflow-wrap:anywhere}"
+             ".medviz-notes p{margin:0.15em 0 0.35em}</style>")
+    return style + "<div class='medviz-notes'>" + "".join(parts) + "</div>" if parts else ""
 
 
 def html_box(value: str = "", **layout: Any) -> widgets.HTML:

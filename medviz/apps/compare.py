@@ -9,12 +9,23 @@ from typing import Any
 import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, html_box
+from medviz.apps.fit import ScreenFit
 from medviz.apps.model import default_view_at, normalise_view_at
 from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.engine.events import ShuffleEvent
 from medviz.engine.history import History
 
 __all__ = ["BranchCompare", "phase_end_of"]
+
+#: The least width (px) of a map beside the other: where the app is narrower than two of them (and the
+#: gap), the maps stand one above the other, each as wide as the app. Seen in JupyterLab with its side bar
+#: open: maps ~420 px wide (a 1280 px window) cut their panels' words; ~580 px (1600 px) run their keys
+#: into their panels; ~740 px (1920 px) show everything.
+COLUMN_PX = 700
+GAP_PX = 12
+#: A map as wide as the app is drawn this share of its width tall (at least ``map_height``), at most 750 px.
+STACKED_RATIO = 0.6
+STACKED_MOST_PX = 750
 
 
 def phase_end_of(history: History, roll_id: str | None) -> int:
@@ -44,6 +55,7 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
         if other is None:
             raise MalformedInput("BranchCompare needs a branch (history.branch(roll, value)) or parent=")
         self.branch, self.parent = branch, other
+        self.map_height = map_height
         fn = normalise_view_at(view_at, branch) if view_at is not None else default_view_at(branch)
         if fn is None:
             raise MalformedInput(f"{branch.ruleset.game}: this game draws no map to compare")
@@ -55,7 +67,7 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
         self.show = widgets.ToggleButtons(options=[("side by side", "both"), ("as played", "parent"),
                                                    ("what if", "branch")], value="both", description="show",
                                           style={"button_width": "110px"})
-        self.panes = [MapPane(self.view_at(h, self._seq(h)), None, map_height, ruleset=rs, design_width=700)
+        self.panes = [MapPane(self.view_at(h, self._seq(h)), None, map_height, ruleset=rs, design_width=700, marks=True)
                       for h in (other, branch)]
         face = f" the die shows {branch.override[1]}" if branch.override else ""
         heads = ["<b style='font-size:15px'>As played</b>", f"<b style='font-size:15px'>What if{html.escape(face)}</b>"]
@@ -69,10 +81,17 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
         self.changed: list[str] = []
         self.when.observe(lambda _c: self._show(), names="value")
         self.show.observe(lambda _c: self._layout(), names="value")
-        row = widgets.HBox(self.columns, layout=widgets.Layout(width="100%", align_items="flex-start"))
-        super().__init__([widgets.HBox([self.when, self.show], layout=widgets.Layout(flex_flow="row wrap")),
-                          self.words, row], layout=widgets.Layout(width="100%"))
+        self.row = widgets.HBox(self.columns, layout=widgets.Layout(width="100%", align_items="flex-start",
+                                                                    grid_gap=f"{GAP_PX}px"))
+        # The width the app has, measured in the browser: the maps are laid out for it (side by side, or one
+        # above the other where two would be too narrow). Its height is not followed (least=1: never scaled).
+        self.fit = ScreenFit(least=1)
+        self.fit.observe(lambda _c: self._layout(), names="width")
+        top = widgets.HBox([self.when, self.show], layout=widgets.Layout(flex_flow="row wrap", flex="1 1 auto"))
+        super().__init__([widgets.HBox([top, self.fit], layout=widgets.Layout(align_items="flex-start")),
+                          self.words, self.row], layout=widgets.Layout(width="100%"))
         self.add_class("medviz-compare")
+        self.add_class("medviz-app")
         self._show()
 
     def _seq(self, h: History) -> int:
@@ -96,15 +115,13 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
 
     def _show(self) -> None:
         """Put both maps on the moment chosen and outline the areas that differ."""
-        from medviz.viz.state_map import changed_areas, mark_areas
+        from medviz.viz.state_map import changed_areas
 
         views = [self.view_at(h, self._seq(h)) for h in (self.parent, self.branch)]
-        for pane, view in zip(self.panes, views):
-            pane.show(view)
         rs = self.branch.ruleset
         self.changed = changed_areas(views[0], views[1], ruleset=rs)
-        for pane in self.panes:
-            mark_areas(pane.figure, self.changed)
+        for pane, view in zip(self.panes, views):
+            pane.show(view, marked=self.changed)  # the new moment and its outlines: one message per map
         when = "at the end of the roll's phase" if self.when.value == "phase" else "at the end of the game"
         lines = rs.compare_views(views[0], views[1])
         names = rs.area_names(self.changed)
@@ -117,9 +134,21 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
             f"<br>{html.escape(line)}" for line in lines) + "</div>")
 
     def _layout(self) -> None:
-        """Side by side, or one map at the full width."""
+        """Side by side (one above the other where the app is too narrow for two), or one map at the full
+        width; each map laid out for the width it has."""
         which = self.show.value
         for col, name in zip(self.columns, ("parent", "branch")):
             col.layout.display = None if which in ("both", name) else "none"
+        width = int(self.fit.width)
+        stacked = which == "both" and 0 < width < 2 * COLUMN_PX + GAP_PX
+        self.row.layout.flex_flow = "column" if stacked else "row"
+        for col in self.columns:
+            col.layout.flex = "0 0 auto" if stacked else "1 1 0"
+            col.layout.width = "100%" if stacked else None
+        each = (width - GAP_PX) // 2 if which == "both" and not stacked else width
+        # A map as wide as the app is drawn taller (the map fills its width, not a strip of it), up to 750 px.
+        height = self.map_height if which == "both" and not stacked else max(
+            self.map_height, min(STACKED_MOST_PX, round(each * STACKED_RATIO)))
         for pane in self.panes:
-            pane.refit()
+            if not (each and pane.resize(height, each)):
+                pane.refit()

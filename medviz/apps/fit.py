@@ -15,7 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-__all__ = ["ScreenFit", "fit_height"]
+__all__ = ["ScreenFit", "fit_height", "layout_width"]
 
 #: The map is never laid out shorter than this (px): below it the side panel's boxes overlap and the map
 #: itself shrinks to a stamp (seen at 360-480 px); with less room the browser scales it down instead.
@@ -160,9 +160,20 @@ def fit_height(room: int, most: int, least: int = MIN_MAP_HEIGHT) -> int:
     return max(least, min(most, room))
 
 
-def follow(fit: ScreenFit, resize: Callable[[int], Any], most: int) -> None:
-    """Call ``resize(height)`` whenever ``fit`` measures new room (height bounded by ``fit_height``)."""
+def layout_width(fit: ScreenFit) -> int | None:
+    """The width (px) the app's map is laid out at: the app's, or more where the browser scales the map down to
+    fit less room than ``least``; None before the browser has measured it."""
+    room = int(fit.room)
+    if not fit.width or room <= 0:
+        return None
+    return round(int(fit.width) * max(1.0, fit.least / room))
+
+
+def follow(fit: ScreenFit, resize: Callable[..., Any], most: int) -> None:
+    """Call ``resize(height, width)`` whenever ``fit`` measures new room or a new width: the height bounded by
+    ``fit_height``, the width ``layout_width``, so the map is planned for the size it is drawn at."""
     def on_room(change: Any) -> None:
-        if change["new"] > 0:
-            resize(fit_height(int(change["new"]), most, fit.least))
-    fit.observe(on_room, names="room")
+        room = int(fit.room)
+        if room > 0:
+            resize(fit_height(room, most, fit.least), layout_width(fit))
+    fit.observe(on_room, names=["room", "width"])

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import traitlets
 
 from medviz.apps.common import MapPane, battle_table, current_line, event_log, html_box, notes_html
-from medviz.apps.fit import ScreenFit, follow
+from medviz.apps.fit import ScreenFit, follow, layout_width
 from medviz.apps.model import (SPEEDS, ReplayModel, default_view_at, normalise_view_at, observes,
                                portrayal_changes, seat_view_at)
 from medviz.apps.winprob_strip import WinProbabilityStrip
@@ -94,7 +94,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.events = html_box(width="auto")
         self.current = html_box(width="auto", height="2.6em", overflow="auto")  # the step's line of the log
         # Fixed heights, so the map below stays in place from step to step (a long note scrolls).
-        self.notes = html_box(width="auto", height="5.8em", overflow="auto",
+        self.notes = html_box(width="auto", height="6.6em", overflow="auto",
                               display=None if annotations is not None else "none")
         self.where.add_class("medviz-where")
         self.current.add_class("medviz-now")
@@ -207,13 +207,16 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
             old, height = self.map.figure, self.map.height
             self.map = MapPane(self.view_at(self.history, self.model.cursor), self._map_size[0], height,
                                ruleset=self.history.ruleset)
+            if (width := layout_width(self.fit)) is not None:
+                self.map.resize(height, width)  # laid out for the width it is drawn at, as the last one was
             self.children = tuple(self.map.figure if c is old else c for c in getattr(self, "children"))
         self._render(self.model.cursor)
 
-    def _resize_map(self, height: int) -> None:
-        """Draw the map ``height`` px tall (the room the browser measured under the controls and words)."""
+    def _resize_map(self, height: int, width: int | None = None) -> None:
+        """Draw the map ``height`` px tall (the room the browser measured under the controls and words), laid
+        out for the ``width`` the app has."""
         if self.map is not None:
-            self.map.resize(height)
+            self.map.resize(height, width)
 
     def _on_cursor(self, change: Mapping[str, Any]) -> None:
         self._sync_play()  # the timer goes on from wherever the slider, a step or a jump put the cursor

@@ -32,6 +32,7 @@ from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.placement import (
+    LINE_BOX,
     LINE_SPACING,
     Box,
     Cluster,
@@ -731,10 +732,13 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     w, h = width or style.width, height or style.height
     style = dataclasses.replace(style, map_domain=_map_share(geo, w, h, style))
     p = portrayal_of(view, places, style, rs)
+    style = dataclasses.replace(style, map_domain=_panel_share(p, w, style))
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
     fig = base_map(geo, style=map_style, width=w, height=h)
-    fig.update_layout(margin=dict(MARGIN))
+    # The title first: on two lines it takes a taller top margin, which the map's frame (placement) must know.
+    fit = _title_fit(p, w, dataclasses.replace(style, width=w, height=h))
+    fig.update_layout(margin={**MARGIN, "t": fit["margin"]})
     fig.update_xaxes(domain=[0, style.map_domain])
     bottom = _map_bottom(fig, w, h, style, p)
     fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
@@ -772,11 +776,10 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
         props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
         if props is not None:
             _apply_overlay(tr, props)
-    fit = _title_fit(plan, w, dataclasses.replace(style, width=w, height=h))
     fig.update_layout(
         title={"text": fit["text"], "x": TITLE_X, "xanchor": "left", "y": fit["y"], "yanchor": "top",
                "font": {"size": fit["size"], "color": "#2b2118", "family": style.font_family}},
-        margin=dict(MARGIN),
+        margin={**MARGIN, "t": fit["margin"]},
         paper_bgcolor=style.panel_background,
         annotations=_panel_annotations(p, style, w, h),
         showlegend=legend_fits(p, style, h),
@@ -812,7 +815,23 @@ def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
         return style.map_domain
     ratio = (y1 - y0) / math.cos(math.radians(TRUE_SCALE_LAT)) / (x1 - x0)
     ideal = (height - 50) * 0.955 / ratio / (width - 12)
-    return round(max(0.78, min(style.map_domain, ideal)), 3)
+    return round(max(min(0.78, style.map_domain), min(style.map_domain, ideal)), 3)
+
+
+def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
+    """The map's share of the width, made smaller where the side panel's widest boxed line would not fit
+    its box (the box's words were cut at its edge: Empire's Revolt's stocks on a map 1,100 px wide)."""
+    need = max((text_size(box.text, style.panel_size + box.size)[0] for box in p.panel if box.colour), default=0.0)
+    if not need:
+        return style.map_domain
+    room = 1 - (need + PANEL_BOX_PX) / max(1, width)
+    return round(max(0.5, min(style.map_domain, room)), 3)
+
+
+#: Pixels of the figure's width a boxed panel line does not get: the gap to the map and the right margin
+#: (36: the box is ``width * (1 - map_domain) - 36`` px wide), the box's padding and border (16), less the
+#: few pixels ``text_size`` estimates these short lines too wide (Vespers' boxes fit at 1,200 px as drawn).
+PANEL_BOX_PX = 44.0
 
 
 def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
@@ -833,7 +852,7 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
     return max(key_room, min(0.5, 1.0 - share))
 
 
-def _title_text(plan: Plan) -> str:
+def _title_text(plan: Plan | Portrayal) -> str:
     """Title line: the title in bold, then the subtitle (turn, years, phase)."""
     return f"<b>{plan.title}</b>" + (f"   <span style='color:#5b4d3c'>{plan.subtitle}</span>" if plan.subtitle else "")
 
@@ -845,6 +864,8 @@ TITLE_Y = 0.988
 TITLE_TOP_PX = 3.0
 #: Pixels kept free between the title's end and the figure's right edge.
 TITLE_END_PX = 10.0
+#: Pixels kept free between a two-line title's last line and the map under it (the top margin grows).
+TITLE_GAP_PX = 10.0
 
 
 def title_room(width: float) -> float:
@@ -866,7 +887,7 @@ def _break_line(words: list[str], size: int, room: float) -> tuple[str, list[str
     return " ".join(words[:n]), words[n:]
 
 
-def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
+def _title_fit(plan: Plan | Portrayal, width: float, style: StateStyle) -> dict[str, Any]:
     """The title as it fits the figure's width: ``text``, font ``size``, ``y`` (plotly's ``layout.title``).
 
     On one line at the title's size if it fits, else at a smaller size down to the subtitle's; else on
@@ -878,7 +899,7 @@ def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
     text = _title_text(plan)
     for size in range(style.title_size, style.subtitle_size - 1, -1):
         if text_size(text, size)[0] <= room:
-            return {"text": text, "size": size, "y": TITLE_Y}
+            return {"text": text, "size": size, "y": TITLE_Y, "margin": MARGIN["t"]}
     size = style.subtitle_size
     first, rest = _break_line(plan.title.split(" "), size, room)
     lines = [f"<b>{first}</b>"]
@@ -901,7 +922,10 @@ def _title_fit(plan: Plan, width: float, style: StateStyle) -> dict[str, Any]:
     # plotly.js anchors a title's first line where a one-line title would be and puts the others under
     # it: "top" of two lines is one line spacing lower than the text's top.
     y = 1 - (TITLE_TOP_PX + LINE_SPACING * size * (len(lines) - 1)) / max(1.0, float(style.height))
-    return {"text": "<br>".join(lines), "size": size, "y": round(y, 5) if len(lines) > 1 else TITLE_Y}
+    # Two lines take more than the top margin holds: it grows, so the second line keeps clear of the map.
+    below = math.ceil(TITLE_TOP_PX + size * (LINE_BOX + LINE_SPACING * (len(lines) - 1)) + TITLE_GAP_PX)
+    return {"text": "<br>".join(lines), "size": size, "y": round(y, 5) if len(lines) > 1 else TITLE_Y,
+            "margin": max(MARGIN["t"], below) if len(lines) > 1 else MARGIN["t"]}
 
 
 def _label_trace(fig: Any) -> Any:
@@ -1044,6 +1068,8 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             relayout["title.font.size"] = fit["size"]
         if fig.layout.title.y != fit["y"]:
             relayout["title.y"] = fit["y"]
+        if fig.layout.margin.t != fit["margin"]:
+            relayout["margin.t"] = fit["margin"]
         changed += 1
     if new.panel != old.panel:
         if not facts.annotations:
