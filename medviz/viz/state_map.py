@@ -182,6 +182,7 @@ class _FigureFacts:
     game: str | None = None
     ruleset: Any = None
     areas: dict[str, int] = field(default_factory=dict)
+    fixed_areas: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # area -> (trace, start, stop)
     annotations: dict[str, int] = field(default_factory=dict)
     traces: dict[str, int] = field(default_factory=dict)
     last_view: Any = None
@@ -208,15 +209,23 @@ def _facts_of(fig: Any) -> _FigureFacts:
     frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
                          game=meta.get("game") or None)
+    base: dict[str, int] = {}
+    layers: dict[str, int] = {}
     for i, tr in enumerate(fig.data):
         m = tr.meta
         if isinstance(m, Mapping) and "area" in m:
             facts.areas[str(m["area"])] = i
+        elif isinstance(m, Mapping) and isinstance(m.get("areas"), Mapping):
+            for a, (start, stop) in m["areas"].items():
+                facts.fixed_areas[str(a)] = (i, int(start), int(stop))
+        elif isinstance(m, Mapping) and "layer" in m:
+            layers[str(m["layer"])] = i
         elif tr.name:
-            facts.traces[str(tr.name)] = i
+            base[str(tr.name)] = i
+    facts.traces = {**base, **layers}  # a portrayal's layer named like a base map trace is the layer
     if frame:
         mf = MapFrame(*(float(v) for v in frame))
-        cities = city_boxes(fig.data[facts.traces["cities"]].to_plotly_json(), mf) if "cities" in facts.traces else ()
+        cities = city_boxes(fig.data[base["cities"]].to_plotly_json(), mf) if "cities" in base else ()
         facts.space = MapSpace(mf, cities, frozenset(meta.get("spills") or ()))
     _FACTS[key] = (weakref.ref(fig, lambda _r: _FACTS.pop(key, None)), facts)
     return facts
@@ -610,6 +619,21 @@ def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAUL
     return _plan_portrayal(portrayal_of(view, places, style, ruleset), places, style, space)
 
 
+def _check_layer_ids(p: Portrayal) -> None:
+    """Each of a portrayal's layers (badge groups, paths, marks) has an id of its own, none of the drawer's."""
+    seen: set[str] = set()
+    for what, ids in (("badge group", [g.id for g in p.badges]), ("path layer", [layer.id for layer in p.paths]),
+                      ("mark layer", [ml.id for ml in p.marks])):
+        for i in ids:
+            if i in RESERVED_LAYERS:
+                raise MalformedInput(f"the portrayal's {what} {i!r} takes a name the state map uses for its own "
+                                     f"traces ({', '.join(sorted(RESERVED_LAYERS))}): rename the layer")
+            if i in seen:
+                raise MalformedInput(f"the portrayal has two layers named {i!r} (badge groups, paths and marks "
+                                     f"need ids of their own)")
+            seen.add(i)
+
+
 def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle, space: MapSpace | None) -> Plan:
     fills = {}
     for a, pl in places.items():
@@ -618,6 +642,7 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
     unknown = sorted(a for a in p.fills if a not in places)
     if unknown:
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
+    _check_layer_ids(p)
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
     names = _name_variants(places, style, space.frame)
@@ -647,7 +672,7 @@ def _badge_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     for g in p.badges:
         text_colour = g.text_colour or contrast_text(g.colour, "#1b1b1b")
         out.append(go.Scatter(
-            x=[], y=[], mode="markers+text", name=g.id, uid=g.id, showlegend=False,
+            x=[], y=[], mode="markers+text", name=g.id, uid=g.id, showlegend=False, meta={"layer": g.id},
             marker={"size": [], "color": "rgba(0,0,0,0)", "opacity": 0, "line": {"width": 0}},
             text=[], textposition="bottom center", hovertext=[], hoverinfo="text",
             textfont={"family": style.font_family, "size": style.badge_size, "color": text_colour,
@@ -658,11 +683,11 @@ def _badge_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
 def _path_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     if not p.paths:
         return []
-    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False,
+    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False, meta={"layer": "moves-halo"},
                          line={"color": "rgba(255,255,255,0.85)", "width": style.move_width + 4}, hoverinfo="skip")]
     for layer in p.paths:
         traces.append(go.Scatter(
-            x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False,
+            x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False, meta={"layer": layer.id},
             line={"width": style.move_width, "color": layer.colour},
             marker={"symbol": [], "size": PATH_MARKER, "angleref": "previous", "color": layer.colour,
                     "line": {"color": "#ffffff", "width": PATH_MARKER_OUTLINE}},
@@ -676,7 +701,7 @@ def _mark_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     for ml in p.marks:
         extra: dict[str, Any] = {"customdata": []} if ml.clickable else {}
         out.append(go.Scatter(
-            x=[], y=[], mode="markers+text", uid=ml.id, name=ml.id, showlegend=False,
+            x=[], y=[], mode="markers+text", uid=ml.id, name=ml.id, showlegend=False, meta={"layer": ml.id},
             marker={"symbol": [] if ml.own_symbols else ml.symbol, "size": ml.size,
                     "color": [] if ml.own_colours else ml.colour, "line": {"color": "#ffffff", "width": ml.outline}},
             text=[], textposition=ml.text_position, textfont={**font, "color": ml.text_colour, "shadow": HALO},
@@ -696,6 +721,27 @@ def _legend_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
                          "solidity": 0.5 if shape == "/" else 0.3} if shape else None,
             showlegend=True, hoverinfo="skip", legendgroup="control", uid=f"legend-{len(out)}"))
     return out
+
+
+#: The base map's traces a plan moves (its names); every other changing trace is a layer (``meta["layer"]``).
+BASE_OVERLAYS = frozenset(f"labels:{kind}" for kind in LABELLED_KINDS)
+#: Plan keys of the drawer's own traces: no portrayal layer may take them.
+RESERVED_LAYERS = BASE_OVERLAYS | {"leaders", "moves-halo"}
+
+
+def _own_uids(fig: go.Figure) -> None:
+    """Give each layer trace a uid no other trace has: a layer is found by its ``meta["layer"]``, and a
+    layer named like a base map trace (Empire's Revolt's city marks, "cities") must not take the base
+    trace's uid (plotly.js and the widget tell traces apart by uid)."""
+    taken = {str(tr.uid) for tr in fig.data if tr.uid and not (isinstance(tr.meta, Mapping) and "layer" in tr.meta)}
+    for tr in fig.data:
+        if isinstance(tr.meta, Mapping) and "layer" in tr.meta:
+            uid, n = str(tr.uid), 1
+            while uid in taken:
+                n += 1
+                uid = f"layer-{tr.meta['layer']}" + (f"-{n}" if n > 2 else "")
+            tr.uid = uid
+            taken.add(uid)
 
 
 def _apply_overlay(trace: Any, props: Mapping[str, Any]) -> None:
@@ -749,6 +795,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     space = MapSpace(frame, city_boxes(cities.to_plotly_json(), frame) if cities is not None else (),
                      _spilling_names(geo, places, frame, style))
     plan = _plan_portrayal(p, places, style, space)
+    _merge_fixed_areas(fig, places)
     idx = area_traces(fig)
     land = [a for a, pl in places.items() if pl.kind == "land"]
     for a in land:
@@ -764,12 +811,15 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
             tr.textfont.shadow = HALO
     fig.add_traces(_legend_traces(p, style))
     fig.add_traces(_path_traces(p, style))
-    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False,
+    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False, meta={"layer": "leaders"},
                              line={"color": "#3b2f22", "width": 1}, hoverinfo="skip"))
     fig.add_traces(_badge_traces(p, style))
     fig.add_traces(_mark_traces(p, style))
+    _own_uids(fig)
     for tr in fig.data:
-        props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
+        m = tr.meta
+        key = m.get("layer") if isinstance(m, Mapping) and "layer" in m else tr.name if tr.name in BASE_OVERLAYS else None
+        props = plan.overlays.get(key) or plan.badges.get(key) if key is not None else None
         if props is not None:
             _apply_overlay(tr, props)
     fit = _title_fit(plan, w, dataclasses.replace(style, width=w, height=h))
@@ -802,6 +852,54 @@ def shown_portrayal(fig: Any) -> Portrayal | None:
     """The portrayal a state map shows now (after ``state_map`` or its last ``update_state_map``)."""
     plan = _facts_of(fig).last_plan
     return plan.portrayal if plan is not None else None
+
+
+def _merge_fixed_areas(fig: go.Figure, places: Mapping[str, Place]) -> None:
+    """Draw the areas whose fill never changes (seas, context lands) as one trace per kind and colour.
+
+    Each step redraws every trace (plotly.js lays out the whole plot again when names move): 24 area
+    traces of Vespers' map become 4, which cuts a step's redraw in the browser by about a third
+    (benchmarks/bench_click.py). A merged trace keeps its areas' rings in their own order, separated
+    by gaps (``fill="toself"`` fills each), and says in ``meta["areas"]`` which points are whose
+    (``mark_areas`` outlines them from there); their names' hover moves to the name labels.
+    """
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    rest: list[Any] = []
+    for tr in fig.data:
+        m = tr.meta
+        kind = m.get("kind") if isinstance(m, Mapping) and "area" in m else None
+        if kind in ("sea", "context"):
+            groups.setdefault((kind, tr.fillcolor, tr.line.color, tr.line.width), []).append(tr)
+        else:
+            rest.append(tr)
+    if not groups:
+        return
+    merged = []
+    counts: dict[str, int] = {}
+    for (kind, fill, colour, width), traces in groups.items():
+        xs: list[Any] = []
+        ys: list[Any] = []
+        spans: dict[str, list[int]] = {}
+        for tr in traces:
+            if xs:
+                xs.append(None)
+                ys.append(None)
+            start = len(xs)
+            xs += list(tr.x or ())
+            ys += list(tr.y or ())
+            spans[str(tr.meta["area"])] = [start, len(xs)]
+        n = counts[kind] = counts.get(kind, 0) + 1
+        merged.append(go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill,
+                                 line={"color": colour, "width": width}, name=f"areas:{kind}-{n}",
+                                 uid=f"areas-{kind}-{n}", meta={"kind": kind, "areas": spans},
+                                 hoverinfo="skip", showlegend=False))
+    fig.data = ()
+    fig.add_traces([*merged, *rest])
+    for tr in fig.data:  # the merged areas' names say what they are on hover
+        if tr.name in ("labels:sea", "labels:context"):
+            kind = str(tr.name).split(":")[1]
+            tr.hovertext = [plain(pl.name) for pl in places.values() if pl.kind == kind]
+            tr.hoverinfo = "text"
 
 
 def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
@@ -1139,11 +1237,13 @@ def mark_areas(fig: Any, areas: list[str], colour: str = CHANGED_OUTLINE) -> Non
     ys: list[Any] = []
     for a in areas:
         i = facts.areas.get(a)
-        if i is None:
-            continue
-        tr = fig.data[i]
-        xs += [*list(tr.x or ()), None]
-        ys += [*list(tr.y or ()), None]
+        if i is not None:
+            xs += [*list(fig.data[i].x or ()), None]
+            ys += [*list(fig.data[i].y or ()), None]
+        elif a in facts.fixed_areas:  # a sea or context area: its rings within its kind's merged trace
+            i, start, stop = facts.fixed_areas[a]
+            xs += [*list(fig.data[i].x or ())[start:stop], None]
+            ys += [*list(fig.data[i].y or ())[start:stop], None]
     if "marked-areas" not in facts.traces:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="marked-areas", uid="marked-areas", showlegend=False,
                                  line={"color": colour, "width": 4}, hoverinfo="skip", meta={"marked": list(areas)}))
