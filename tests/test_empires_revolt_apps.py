@@ -156,3 +156,27 @@ def test_a_layer_taking_a_drawers_own_name_is_refused() -> None:
     assert isinstance(bad, Portrayal)
     with pytest.raises(MalformedInput, match="'leaders'.*rename the layer"):
         state_map(bad)
+
+
+def test_a_fights_odds_stay_inside_the_map_drawn_smaller(game: History) -> None:
+    """A fight at Cisalpine Gaul, the map's top edge: its odds ("4:2") stand over the star where plotly.js
+    draws a text above a marker (baseline ``0.75 size - (marker/1.6 + 1) - size``, ascent 0.92 size), and
+    stay inside the map even when the page draws the figure at 0.6 of its laid-out size (plotly clips a
+    text at the map's edge; the odds were cut off at the top)."""
+    from medviz.viz import state_map
+    from medviz.viz.placement import MapFrame
+
+    fight = next(e for e in game.events if isinstance(e, ChangeEvent) and e.change == "er-attack"
+                 and e.data.get("target") == "cisalpine_gaul")
+    view = RULESET.view_at(game, fight.seq)
+    assert any(f["target"] == "cisalpine_gaul" for f in view["fights"])
+    data = state_map(view, ruleset=RULESET).to_plotly_json()
+    frame = MapFrame(*data["layout"]["meta"]["frame"])
+    marks = next(t for t in data["data"] if t.get("name") == "fights")
+    size, marker = marks["textfont"]["size"], marks["marker"]["size"]
+    assert marks["textposition"] == "top center"
+    above = -(0.75 * size - (marker / 1.6 + 1) - size - 0.92 * size)  # px from the star's centre up to the text's top
+    for x, y, text in zip(marks["x"], marks["y"], marks["text"]):
+        _, py = frame.to_px(x, y)
+        for scale in (1.0, 0.6):
+            assert py * scale - above >= 0, (text, py, scale)

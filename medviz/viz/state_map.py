@@ -402,6 +402,15 @@ def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     return offsets, boxes
 
 
+#: Pixels a step's marks keep below the map's top edge (their estimated boxes), where plotly clips their text.
+#: A page or a notebook draws the figure smaller than it was laid out (the exported page at 1280x720 at
+#: about 0.6 of 1600 px), while a text over its marker keeps its size in pixels: a fight's odds over its
+#: star, whose text plotly.js draws 28.6 px above the star's centre (``Drawing.textPointPosition``: first
+#: baseline ``0.75 size - (marker / 1.6 + 1) - size``, then the ascent; ``point_text_box`` estimates 19.3),
+#: stay inside at 0.6 when the star sits 48 px below the edge: its estimated text top 29 px.
+MARK_TOP_ROOM = 29.0
+
+
 #: Above this share of the map's pixels covered by its full names (a small figure of a map with many long
 #: names: Medieval's at 1500x750 is 0.42, at its 1600x1000 default 0.26, Vespers' at 1200x560 0.20), names
 #: are written short: without their bracketed part ("England (South-East)" -> "England").
@@ -472,11 +481,14 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
         stacks = {c.area: carried(c, placed[c.area].label).boxes(style.badge_size) for c in clusters}
         offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
         taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size))
+        text_above = {m.area for ml in p.marks if "top" in ml.text_position for m in ml.marks if m.text}
         groups = []
         for a, extra in mark_boxes.items():
             at = placed.get(a)
             x, y = (at.x, at.y) if at is not None else (places[a].lon, places[a].lat)
-            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra)))
+            room = MARK_TOP_ROOM if a in text_above else 0.0
+            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra),
+                                  top_room=room))
         marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
         placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
     return placed, marks_at, offsets
