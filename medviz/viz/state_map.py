@@ -336,15 +336,67 @@ PATH_MARKER_OUTLINE = 1.5
 MARK_HALO = 1.0
 
 
-def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> tuple[Box, ...]:
-    """The boxes (pixels of ``frame``) of the moves drawn over the map: their arrowheads, start circles and
-    lines with the white halo (the step's marks keep off them)."""
+#: How far back along its move (a share of the leg) an arrowhead or start circle may go to clear a name.
+MOVE_END_BACK = 0.7
+#: Pixels an arrowhead steps back at a time while it sits on a name or badge.
+MOVE_END_STEP = 2.0
+#: Where no spot back along its leg is free, the nearest free spot this many pixels around its point or closer.
+MOVE_END_AROUND = 48
+
+#: Move points drawn away from their label points: pixels of the frame, by layer, path and point.
+MoveEnds = dict[tuple[int, int, int], tuple[float, float]]
+
+
+def _move_ends(p: Portrayal, places: Mapping[str, Place], frame: MapFrame, taken: tuple[Box, ...]) -> MoveEnds:
+    """Where each point of each move is drawn (pixels of ``frame``, by layer, path and point): at its area's
+    label point, or, where its arrowhead (its start circle) would sit on a name or badge placed there, drawn
+    back along the leg it ends (toward the leg's other end) to the nearest spot off them, at most
+    ``MOVE_END_BACK`` of the way, else to the nearest free spot around it (the line bends to it) (names and badges do not step aside for the moves: an arrow starts and
+    ends at label points, and every move would push names about)."""
+    marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
+    reach = marker.right + 2
+    width, height = frame.size_px
+    out: MoveEnds = {}
+    for li, layer in enumerate(p.paths):
+        for pi, path in enumerate(layer.paths):
+            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+            for j, (x, y) in enumerate(pts):
+                if len(pts) < 2:
+                    continue
+                tx, ty = pts[j - 1] if j > 0 else pts[1]
+                length = math.hypot(tx - x, ty - y)
+                if length == 0:
+                    continue
+                near = [b for b in taken if b.left - reach < x + length and x - length < b.right + reach
+                        and b.top - reach < y + length and y - length < b.bottom + reach]
+                t = MOVE_END_STEP
+                if not any(marker.moved(x, y).intersects(b) for b in near):
+                    continue
+                spots = []
+                while t <= MOVE_END_BACK * length:
+                    spots.append((x + (tx - x) * t / length, y + (ty - y) * t / length))
+                    t += MOVE_END_STEP
+                spots += [(x + r * math.cos(a), y + r * math.sin(a)) for r in range(4, MOVE_END_AROUND + 1, 4)
+                          for a in (2 * math.pi * k / 24 for k in range(24))]
+                near = [b for b in taken if b.left - reach < x + length + MOVE_END_AROUND and x - length - MOVE_END_AROUND < b.right + reach
+                        and b.top - reach < y + length + MOVE_END_AROUND and y - length - MOVE_END_AROUND < b.bottom + reach]
+                for cx, cy in spots:
+                    if 0 <= cx <= width and 0 <= cy <= height and not any(marker.moved(cx, cy).intersects(b) for b in near):
+                        out[(li, pi, j)] = (cx, cy)
+                        break
+    return out
+
+
+def _path_obstacles(p: Portrayal, places: Mapping[str, Place], ends: MoveEnds, style: StateStyle,
+                    frame: MapFrame) -> tuple[Box, ...]:
+    """The boxes (pixels) of the moves drawn over the map: their arrowheads, start circles and lines with the
+    white halo (the step's marks keep off them)."""
     out: list[Box] = []
     half = (style.move_width + 4) / 2  # the halo trace is 4 px wider than the line
     marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
-    for layer in p.paths:
-        for path in layer.paths:
-            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+    for li, layer in enumerate(p.paths):
+        for pi, path in enumerate(layer.paths):
+            pts = [ends.get((li, pi, j)) or frame.to_px(places[a].lon, places[a].lat) for j, a in enumerate(path.areas)]
             out += [marker.moved(x, y) for x, y in pts]
             for (ax, ay), (bx, by) in zip(pts, pts[1:]):
                 out += segment_boxes(ax, ay, bx, by, half)
@@ -447,11 +499,12 @@ def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFra
 def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
                rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
                names: Mapping[str, tuple[str, ...]] | None = None
-               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
     """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
-    of its ``names`` each area carries (``Placed.label``); where the marks of each area go (then, around
-    them and off the moves' arrows: a step's marks never move a name); and where each mark sits in its
-    area's marks, in pixels from their point."""
+    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
+    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
+    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
+    point."""
     names = names if names is not None else _name_variants(places, style, frame)
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
@@ -472,15 +525,17 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
     # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
     # of 2.7 MB for a whole game); the step's marks keep off them.
     placed = place_clusters(clusters, frame, style.badge_size, fixed)
+    taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size)) \
+        if p.paths or p.marks else ()
+    ends = _move_ends(p, places, frame, taken) if p.paths else {}
     if p.paths:
-        fixed = fixed + _path_obstacles(p, places, style, frame)
+        fixed = fixed + _path_obstacles(p, places, ends, style, frame)
     offsets: dict[tuple[int, int], tuple[float, float]] = {}
     marks_at: dict[str, Placed] = {}
     if p.marks:
         # Marks come and go with the steps: placed after the names and badges, which they never move.
         stacks = {c.area: carried(c, placed[c.area].label).boxes(style.badge_size) for c in clusters}
         offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
-        taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size))
         text_above = {m.area for ml in p.marks if "top" in ml.text_position for m in ml.marks if m.text}
         groups = []
         for a, extra in mark_boxes.items():
@@ -491,7 +546,7 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
                                   top_room=room))
         marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
         placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
-    return placed, marks_at, offsets
+    return placed, marks_at, offsets, ends
 
 
 def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
@@ -569,17 +624,19 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fill
 
 
 def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]]
-                   ) -> dict[str, dict[str, Any]]:
+                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]],
+                   ends: MoveEnds) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     halo: dict[str, list[Any]] = {"x": [], "y": []}
-    for layer in p.paths:
+    for li, layer in enumerate(p.paths):
         m: dict[str, list[Any]] = {"x": [], "y": [], "symbol": [], "hover": []}
-        for path in layer.paths:
+        for pi, path in enumerate(layer.paths):
             for j, a in enumerate(path.areas):
                 place = _place(a, places, f"path layer {layer.id!r}")
-                m["x"].append(place.lon)
-                m["y"].append(place.lat)
+                at = ends.get((li, pi, j))  # drawn back off a name, or at the label point
+                x, y = (round(v, 4) for v in frame.to_data(*at)) if at is not None else (place.lon, place.lat)
+                m["x"].append(x)
+                m["y"].append(y)
                 m["symbol"].append("circle" if j == 0 else "arrow")
                 m["hover"].append(path.hover)
             m["x"].append(None)
@@ -658,9 +715,9 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
     names = _name_variants(places, style, space.frame)
-    placed, marks_at, offsets = _placement(p, places, style, space.frame, rows, space.fixed, names)
+    placed, marks_at, offsets, ends = _placement(p, places, style, space.frame, rows, space.fixed, names)
     overlays = {**_plan_labels(places, placed, fills, space.spills, names, marks_at),
-                **_plan_overlays(p, places, style, space.frame, marks_at, offsets)}
+                **_plan_overlays(p, places, style, space.frame, marks_at, offsets, ends)}
     return Plan(fills, _plan_badges(p, places, style, placed, rows, names), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
@@ -739,6 +796,19 @@ def _legend_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
 BASE_OVERLAYS = frozenset(f"labels:{kind}" for kind in LABELLED_KINDS)
 #: Plan keys of the drawer's own traces: no portrayal layer may take them.
 RESERVED_LAYERS = BASE_OVERLAYS | {"leaders", "moves-halo"}
+
+
+def _moves_under_names(fig: go.Figure, layers: set[str]) -> None:
+    """Draw the moves under the names, cities and badges (their arrowheads stop short of the names,
+    ``_move_ends``; a line that crosses a name runs under its letters)."""
+    data = list(fig.data)
+    moves = [tr for tr in data if isinstance(tr.meta, Mapping) and tr.meta.get("layer") in layers]
+    first = next((i for i, tr in enumerate(data) if tr.name in BASE_OVERLAYS), None)
+    if not moves or first is None:
+        return
+    ids = {id(tr) for tr in moves}
+    rest = [tr for tr in data if id(tr) not in ids]
+    fig.data = (*rest[:first], *moves, *rest[first:])
 
 
 def _own_uids(fig: go.Figure) -> None:
@@ -827,6 +897,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
                              line={"color": "#3b2f22", "width": 1}, hoverinfo="skip"))
     fig.add_traces(_badge_traces(p, style))
     fig.add_traces(_mark_traces(p, style))
+    _moves_under_names(fig, {"moves-halo", *(layer.id for layer in p.paths)})
     _own_uids(fig)
     for tr in fig.data:
         m = tr.meta
