@@ -443,3 +443,29 @@ def test_no_name_or_badge_sits_under_a_moves_arrowhead(size: tuple[int, int] | N
         drawn += sum(1 for tr in heads for x in tr.x if x is not None)
         assert _move_heads_on_names(fig) == [], (seq, size)
     assert drawn >= 6
+
+
+def test_empty_layers_are_hidden_and_shown_again_when_they_fill() -> None:
+    """A layer with nothing to show this step (no moves, no battles, a power without units) is not drawn
+    (``visible: false``: plotly.js neither computes nor draws it at each step); stepped to a moment with
+    moves and battles, those layers show, as on a fresh figure."""
+    from medviz.viz.state_map import update_state_map
+
+    setup, busy = _vespers_views()[0], _vespers_overlay_views()["move-interception-battle"]
+
+    def shown(data: dict[str, Any]) -> dict[str, bool]:
+        return {t["meta"]["layer"]: t.get("visible", True) is not False for t in data["data"]
+                if isinstance(t.get("meta"), dict) and "layer" in t["meta"]}
+
+    def filled(data: dict[str, Any]) -> dict[str, bool]:
+        return {t["meta"]["layer"]: bool(t.get("x")) for t in data["data"]
+                if isinstance(t.get("meta"), dict) and "layer" in t["meta"]}
+
+    fig = state_map(setup)
+    first = fig.to_plotly_json()
+    assert shown(first) == filled(first) and not all(shown(first).values())
+    assert not shown(first)["moves-A"] and not shown(first)["battles"]
+    update_state_map(fig, setup, busy)
+    stepped, fresh = fig.to_plotly_json(), state_map(busy).to_plotly_json()
+    assert shown(stepped) == filled(stepped) == shown(fresh)
+    assert shown(stepped)["battles"] and any(shown(stepped)[k] for k in ("moves-A", "moves-B"))

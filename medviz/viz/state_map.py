@@ -581,7 +581,7 @@ def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle, p
             top = badge_top(lines, _label_size(place.kind, style), style.badge_size, rows[(gi, bi)])
             b["marker.size"].append(round(marker_for_top(top, style.badge_size), 2))
             b["hovertext"].append(badge.hover)
-        out[group.id] = b
+        out[group.id] = {**b, "visible": bool(b["x"])}
     return out
 
 
@@ -619,7 +619,7 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fill
             x0, y0, x1, y1 = at.leader
             lx += [round(x0, 4), round(x1, 4), None]
             ly += [round(y0, 4), round(y1, 4), None]
-    out["leaders"] = {"x": lx, "y": ly}
+    out["leaders"] = {"x": lx, "y": ly, "visible": bool(lx)}
     return out
 
 
@@ -645,9 +645,10 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             m["hover"].append("")
         halo["x"] += m["x"]
         halo["y"] += m["y"]
-        out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"]}
+        out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"],
+                         "visible": bool(m["x"])}
     if p.paths:
-        out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
+        out["moves-halo"] = {"x": halo["x"], "y": halo["y"], "visible": bool(halo["x"])}
     dx, dy = 1 / frame.px_x, 1 / frame.px_y  # data units per pixel
     for li, ml in enumerate(p.marks):
         props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
@@ -673,7 +674,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
                 props["marker.symbol"].append(mark.symbol or ml.symbol)
             if ml.clickable:
                 props["customdata"].append([n if mark.ref is None else mark.ref, mark.area, mark.roll or ""])
-        out[ml.id] = props
+        out[ml.id] = {**props, "visible": bool(props["x"])}
     return out
 
 
