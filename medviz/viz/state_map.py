@@ -633,8 +633,8 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
         for pi, path in enumerate(layer.paths):
             for j, a in enumerate(path.areas):
                 place = _place(a, places, f"path layer {layer.id!r}")
-                at = ends.get((li, pi, j))  # drawn back off a name, or at the label point
-                x, y = (round(v, 4) for v in frame.to_data(*at)) if at is not None else (place.lon, place.lat)
+                end = ends.get((li, pi, j))  # drawn back off a name, or at the label point
+                x, y = (round(v, 4) for v in frame.to_data(*end)) if end is not None else (place.lon, place.lat)
                 m["x"].append(x)
                 m["y"].append(y)
                 m["symbol"].append("circle" if j == 0 else "arrow")
