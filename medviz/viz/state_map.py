@@ -862,7 +862,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     p = portrayal_of(view, places, style, rs)
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
-    fig = base_map(geo, style=map_style, width=w, height=h)
+    fig = base_map(geo, style=map_style, width=w, height=h, merge_fixed=True)
     fig.update_layout(margin=dict(MARGIN))
     fig.update_xaxes(domain=[0, style.map_domain])
     bottom = _map_bottom(fig, w, h, style, p)
@@ -878,7 +878,6 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     space = MapSpace(frame, city_boxes(cities.to_plotly_json(), frame) if cities is not None else (),
                      _spilling_names(geo, places, frame, style))
     plan = _plan_portrayal(p, places, style, space)
-    _merge_fixed_areas(fig, places)
     idx = area_traces(fig)
     land = [a for a, pl in places.items() if pl.kind == "land"]
     for a in land:
@@ -936,54 +935,6 @@ def shown_portrayal(fig: Any) -> Portrayal | None:
     """The portrayal a state map shows now (after ``state_map`` or its last ``update_state_map``)."""
     plan = _facts_of(fig).last_plan
     return plan.portrayal if plan is not None else None
-
-
-def _merge_fixed_areas(fig: go.Figure, places: Mapping[str, Place]) -> None:
-    """Draw the areas whose fill never changes (seas, context lands) as one trace per kind and colour.
-
-    Each step redraws every trace (plotly.js lays out the whole plot again when names move): 24 area
-    traces of Vespers' map become 4, which cuts a step's redraw in the browser by about a third
-    (benchmarks/bench_click.py). A merged trace keeps its areas' rings in their own order, separated
-    by gaps (``fill="toself"`` fills each), and says in ``meta["areas"]`` which points are whose
-    (``mark_areas`` outlines them from there); their names' hover moves to the name labels.
-    """
-    groups: dict[tuple[Any, ...], list[Any]] = {}
-    rest: list[Any] = []
-    for tr in fig.data:
-        m = tr.meta
-        kind = m.get("kind") if isinstance(m, Mapping) and "area" in m else None
-        if kind in ("sea", "context"):
-            groups.setdefault((kind, tr.fillcolor, tr.line.color, tr.line.width), []).append(tr)
-        else:
-            rest.append(tr)
-    if not groups:
-        return
-    merged = []
-    counts: dict[str, int] = {}
-    for (kind, fill, colour, width), traces in groups.items():
-        xs: list[Any] = []
-        ys: list[Any] = []
-        spans: dict[str, list[int]] = {}
-        for tr in traces:
-            if xs:
-                xs.append(None)
-                ys.append(None)
-            start = len(xs)
-            xs += list(tr.x or ())
-            ys += list(tr.y or ())
-            spans[str(tr.meta["area"])] = [start, len(xs)]
-        n = counts[kind] = counts.get(kind, 0) + 1
-        merged.append(go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill,
-                                 line={"color": colour, "width": width}, name=f"areas:{kind}-{n}",
-                                 uid=f"areas-{kind}-{n}", meta={"kind": kind, "areas": spans},
-                                 hoverinfo="skip", showlegend=False))
-    fig.data = ()
-    fig.add_traces([*merged, *rest])
-    for tr in fig.data:  # the merged areas' names say what they are on hover
-        if tr.name in ("labels:sea", "labels:context"):
-            kind = str(tr.name).split(":")[1]
-            tr.hovertext = [plain(pl.name) for pl in places.values() if pl.kind == kind]
-            tr.hoverinfo = "text"
 
 
 def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
