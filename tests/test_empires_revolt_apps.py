@@ -116,3 +116,67 @@ def test_a_fight_die_is_named_for_a_class(game: History) -> None:
     assert words.startswith(f"Player {seat}'s attack on {game.final_state.map.areas[fight.data['target']].name}")
     assert "the defender's die 1" in words and "throw 1" in words
     assert RULESET.turn_label("conquest-3", 4) == "round 4"
+
+
+def test_the_city_marks_leave_the_base_maps_city_names_alone(game: History) -> None:
+    """The city mark layer is called "cities", as is the base map's trace of city names: each keeps its
+    own uid and its own points (the names used to vanish, overwritten by the marks' empty texts)."""
+    from medviz.viz import state_map
+    from medviz.viz.state_map import update_state_map
+
+    e = _take(game)
+    view = RULESET.view_at(game, e.seq)
+    fig = state_map(view, ruleset=RULESET)
+    update_state_map(fig, view, RULESET.view_at(game, e.seq + 1), ruleset=RULESET)
+    data = fig.to_plotly_json()["data"]
+    uids = [t.get("uid") for t in data if t.get("uid")]
+    assert len(uids) == len(set(uids)), sorted(u for u in uids if uids.count(u) > 1)
+    base = [t for t in data if t.get("name") == "cities" and "layer" not in (t.get("meta") or {})]
+    assert len(base) == 1 and base[0]["uid"] == "cities"
+    names = [n for n in base[0]["text"] if n]
+    assert len(names) >= 10 and "Rome" in names, names
+    marks = next(t for t in data if (t.get("meta") or {}).get("layer") == "cities")
+    assert marks["uid"] != "cities" and len(marks["x"]) >= 10 and not any(marks["text"])
+
+
+def test_a_layer_taking_a_drawers_own_name_is_refused() -> None:
+    from medviz.engine.errors import MalformedInput
+    from medviz.engine.portrayal import Mark, MarkLayer, Portrayal
+    from medviz.viz import state_map
+
+    view = RULESET.view_at(play(RULESET, "conquest-2", {"max_rounds": 1}, seed=2,
+                                players={"A": HeuristicPolicy(), "B": HeuristicPolicy()}), 3)
+    from medviz.viz.state_map import places_of_map, portrayal_of, _geo, _map_of
+
+    p = portrayal_of(view, places_of_map(_geo(_map_of(view, RULESET))), ruleset=RULESET)
+    area = p.marks[0].marks[0].area
+    import dataclasses
+    bad = dataclasses.replace(p, marks=(*p.marks, MarkLayer("leaders", "circle", 8, "#000", "#000", "top center", 1.0,
+                                                             (Mark(area, "x", "x"),))))
+    assert isinstance(bad, Portrayal)
+    with pytest.raises(MalformedInput, match="'leaders'.*rename the layer"):
+        state_map(bad)
+
+
+def test_a_fights_odds_stay_inside_the_map_drawn_smaller(game: History) -> None:
+    """A fight at Cisalpine Gaul, the map's top edge: its odds ("4:2") stand over the star where plotly.js
+    draws a text above a marker (baseline ``0.75 size - (marker/1.6 + 1) - size``, ascent 0.92 size), and
+    stay inside the map even when the page draws the figure at 0.6 of its laid-out size (plotly clips a
+    text at the map's edge; the odds were cut off at the top)."""
+    from medviz.viz import state_map
+    from medviz.viz.placement import MapFrame
+
+    fight = next(e for e in game.events if isinstance(e, ChangeEvent) and e.change == "er-attack"
+                 and e.data.get("target") == "cisalpine_gaul")
+    view = RULESET.view_at(game, fight.seq)
+    assert any(f["target"] == "cisalpine_gaul" for f in view["fights"])
+    data = state_map(view, ruleset=RULESET).to_plotly_json()
+    frame = MapFrame(*data["layout"]["meta"]["frame"])
+    marks = next(t for t in data["data"] if t.get("name") == "fights")
+    size, marker = marks["textfont"]["size"], marks["marker"]["size"]
+    assert marks["textposition"] == "top center"
+    above = -(0.75 * size - (marker / 1.6 + 1) - size - 0.92 * size)  # px from the star's centre up to the text's top
+    for x, y, text in zip(marks["x"], marks["y"], marks["text"]):
+        _, py = frame.to_px(x, y)
+        for scale in (1.0, 0.6):
+            assert py * scale - above >= 0, (text, py, scale)

@@ -416,3 +416,56 @@ def test_the_title_fits_the_figure_width_and_the_top_margin(size: tuple[int, int
             seen_two_lines |= len(lines) == 2
     if width <= 1200:
         assert seen_two_lines  # the Vespers end's title
+
+
+def _move_heads_on_names(fig: Any) -> list[tuple[str, str]]:
+    """Pairs (name or badge, move's arrowhead or start circle) whose boxes intersect."""
+    data = fig.to_plotly_json()
+    texts = [(a, b) for a, b in _boxes(data) if "#" not in a.split(" ")[0]]  # names and badges (not marks)
+    markers, _segments = _moves(data)
+    return [(a, m) for a, ba in texts for m, bm in markers if ba.intersects(bm)]
+
+
+@pytest.mark.parametrize("size", [None, (1280, 720), (1920, 1080)])
+def test_no_name_or_badge_sits_under_a_moves_arrowhead(size: tuple[int, int] | None) -> None:
+    """A move's arrowheads and start circle stop short of the names and badges they point at (an arrow ran
+    from label point to label point, its head over the name of the area it reached)."""
+    from medviz.rules.medempires.view import history_view
+
+    kw = {"width": size[0], "height": size[1]} if size else {}
+    h = _history("vespers-1282-seed-1.json.gz")
+    seqs = [e.seq for e in h.events if getattr(e, "change", None) == "force-moved"][::9][:8]
+    drawn = 0
+    for seq in [464, *seqs]:
+        view = history_view(h, seq)
+        fig = state_map(view, **kw)
+        heads = [tr for tr in fig.data if tr.mode == "lines+markers" and tr.x]
+        drawn += sum(1 for tr in heads for x in tr.x if x is not None)
+        assert _move_heads_on_names(fig) == [], (seq, size)
+    assert drawn >= 6
+
+
+def test_empty_layers_are_hidden_and_shown_again_when_they_fill() -> None:
+    """A layer with nothing to show this step (no moves, no battles, a power without units) is not drawn
+    (``visible: false``: plotly.js neither computes nor draws it at each step); stepped to a moment with
+    moves and battles, those layers show, as on a fresh figure."""
+    from medviz.viz.state_map import update_state_map
+
+    setup, busy = _vespers_views()[0], _vespers_overlay_views()["move-interception-battle"]
+
+    def shown(data: dict[str, Any]) -> dict[str, bool]:
+        return {t["meta"]["layer"]: t.get("visible", True) is not False for t in data["data"]
+                if isinstance(t.get("meta"), dict) and "layer" in t["meta"]}
+
+    def filled(data: dict[str, Any]) -> dict[str, bool]:
+        return {t["meta"]["layer"]: bool(t.get("x")) for t in data["data"]
+                if isinstance(t.get("meta"), dict) and "layer" in t["meta"]}
+
+    fig = state_map(setup)
+    first = fig.to_plotly_json()
+    assert shown(first) == filled(first) and not all(shown(first).values())
+    assert not shown(first)["moves-A"] and not shown(first)["battles"]
+    update_state_map(fig, setup, busy)
+    stepped, fresh = fig.to_plotly_json(), state_map(busy).to_plotly_json()
+    assert shown(stepped) == filled(stepped) == shown(fresh)
+    assert shown(stepped)["battles"] and any(shown(stepped)[k] for k in ("moves-A", "moves-B"))

@@ -256,3 +256,21 @@ def test_the_set_up_is_named_as_such_not_turn_0() -> None:
     tops = meta["panel_px"]
     assert tops["panel-turn"] < tops["panel-A"] < tops["panel-B"] < tops["panel-pope"] < tops["legend"]
     assert meta["vertical_margin"] == fig.layout.margin.t + fig.layout.margin.b
+
+
+def test_seas_drawn_merged_keep_their_own_outlines(fig: go.Figure) -> None:
+    """Seas and context lands are one trace per kind and colour (their fill never changes; fewer traces for
+    plotly.js to lay out at each step), every area drawn once; ``mark_areas`` still outlines a sea alone."""
+    from medviz.viz.state_map import mark_areas
+
+    data = fig.to_plotly_json()["data"]
+    merged = [t for t in data if isinstance(t.get("meta"), dict) and "areas" in t["meta"]]
+    land = [t for t in data if isinstance(t.get("meta"), dict) and t["meta"].get("kind") == "land" and "area" in t["meta"]]
+    seas = {a for t in merged for a in t["meta"]["areas"]}
+    assert 1 <= len(merged) <= 6 and "balearic_sea" in seas and len(seas) > 3 * len(merged)
+    assert not seas & {t["meta"]["area"] for t in land}
+    t = next(t for t in merged if "balearic_sea" in t["meta"]["areas"])
+    start, stop = t["meta"]["areas"]["balearic_sea"]
+    mark_areas(fig, ["balearic_sea"])
+    marked = next(tr for tr in fig.data if tr.name == "marked-areas")
+    assert list(marked.x) == [*t["x"][start:stop], None] and None not in t["x"][start:start + 3]

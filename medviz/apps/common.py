@@ -253,7 +253,7 @@ class MapPane:
         """The figure's traces whose marks pick a roll when clicked (the portrayal's clickable mark layers)."""
         meta = self.figure.layout.meta
         names = set(meta.get("clickable") or []) if isinstance(meta, Mapping) else set()
-        return [t for t in self.figure.data if t.name in names]
+        return [t for t in self.figure.data if isinstance(t.meta, Mapping) and t.meta.get("layer") in names]
 
     def show(self, view: Any, marked: list[str] | None = None) -> int:
         """Move the map to ``view``, outlining the areas ``marked`` (a pane made with ``marks=True``; None

@@ -140,8 +140,14 @@ def base_map(
     style: MapStyle = DEFAULT_STYLE,
     width: int | None = 1600,
     height: int | None = 1000,
+    merge_fixed: bool = False,
 ) -> go.Figure:
-    """Draw the bare map (areas, names, cities, seas); ``fills`` overrides colours by area id."""
+    """Draw the bare map (areas, names, cities, seas); ``fills`` overrides colours by area id.
+
+    ``merge_fixed``: seas and context lands are drawn as one trace per kind and colour (a state map, whose
+    steps never change their fill: plotly.js lays out every trace again at each step); ``meta["areas"]``
+    of such a trace gives each area's [start, stop) in its points, and their names' labels carry their hover.
+    """
     rows = _rows(game_map)
     land_c = area_colours(rows, style.land_palette, "land")
     sea_c = area_colours(rows, style.sea_palette, "sea")
@@ -152,7 +158,8 @@ def base_map(
 
         raise UnknownReference(f"fills name areas not on the map: {', '.join(unknown)}")
     order = {"card": -1, "sea": 0, "context": 1, "land": 2}
-    fig = go.Figure()
+    traces: list[go.Scatter] = []
+    merged: dict[tuple[str, str | None, str], dict[str, Any]] = {}
     for r in sorted(rows, key=lambda r: (order[r["kind"]], r["id"])):
         kind = r["kind"]
         xs, ys = _rings(r["geometry"])
@@ -161,7 +168,25 @@ def base_map(
         border = {"land": style.land_border, "sea": style.sea_border,
                   "card": style.land_border}.get(kind, style.context_border)
         hover = plain(r["name"]) + (f"<br>{plain(_fmt(r.get('city')))}" if _fmt(r.get("city")) else "")
-        fig.add_trace(
+        if merge_fixed and kind in ("sea", "context"):
+            fill = fills.get(r["id"], default)
+            group = merged.get((kind, fill, border))
+            if group is None:
+                n = sum(1 for k in merged if k[0] == kind) + 1
+                group = merged[(kind, fill, border)] = {"x": [], "y": [], "areas": {}}
+                traces.append(go.Scatter(x=[], y=[], mode="lines", fill="toself", fillcolor=fill,
+                                         line={"color": border, "width": 0.6}, name=f"areas:{kind}-{n}",
+                                         uid=f"areas-{kind}-{n}", hoverinfo="skip", showlegend=False))
+                group["trace"] = traces[-1]
+            if group["x"]:
+                group["x"].append(None)
+                group["y"].append(None)
+            start = len(group["x"])
+            group["x"] += xs
+            group["y"] += ys
+            group["areas"][r["id"]] = [start, len(group["x"])]
+            continue
+        traces.append(
             go.Scatter(
                 x=xs,
                 y=ys,
@@ -178,6 +203,9 @@ def base_map(
                 showlegend=False,
             )
         )
+    for (kind, _fill, _border), group in merged.items():
+        group["trace"].update(x=group["x"], y=group["y"], meta={"kind": kind, "areas": group["areas"]})
+    fig = go.Figure(data=traces)
     if show_labels:
         for kind, colour, size, italic in (
             ("sea", style.sea_label, style.sea_label_size, True),
@@ -195,7 +223,8 @@ def base_map(
                     mode="text",
                     text=label,
                     textfont={"color": colour, "size": size, "family": style.font_family},
-                    hoverinfo="skip",
+                    hoverinfo="text" if merge_fixed and kind != "land" else "skip",
+                    hovertext=[plain(r["name"]) for r in sel] if merge_fixed and kind != "land" else None,
                     name=f"labels:{kind}",
                     uid=f"labels-{kind}",
                     showlegend=False,

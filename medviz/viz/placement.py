@@ -254,6 +254,8 @@ class Cluster:
     fallbacks: tuple[tuple[float, float, int], ...] = ()
     #: Among clusters of names alone, lower ranks are placed first (land names before seas').
     rank: int = 0
+    #: Pixels the cluster keeps below the map's top edge (a text over a marker: ``state_map.MARK_TOP_ROOM``).
+    top_room: float = 0.0
 
     def boxes(self, badge_size: float) -> list[Box]:
         """The cluster's boxes in pixels relative to its label point (y down)."""
@@ -369,7 +371,7 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
 
     Clusters with badges or marks go first (largest first), then names alone (by ``rank``); each takes
     the nearest candidate position, inside the map, that meets no box already placed nor a ``fixed``
-    one (city names, moves: pixels of ``frame``). A cluster that finds none within reach (``REACH``
+    one (city names, moves: pixels of ``frame``), and its ``top_room`` px or more below the map's top. A cluster that finds none within reach (``REACH``
     of the map's width) tries its ``fallbacks`` names in turn (``Placed.label`` says which it took);
     badges and marks with the last of them may go ``FURTHER``; with none left a cluster stays where its
     fewest boxes collide, nearest first.
@@ -411,7 +413,7 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
             cl = CLEARANCE
             for dx, dy in candidates:
                 left, top, right, bottom = hl + dx, ht + dy, hr + dx, hb + dy
-                if left < 0 or top < 0 or right > width or bottom > height:  # inside the map (plotly clips at its edge)
+                if left < 0 or top < c.top_room or right > width or bottom > height:  # inside the map (plotly clips at its edge)
                     continue
                 pl, pt, pr, pb = blocker
                 if pl + dx < wr + cl and wl < pr + dx + cl and pt + dy < wb + cl and wt < pb + dy + cl:

@@ -183,6 +183,7 @@ class _FigureFacts:
     game: str | None = None
     ruleset: Any = None
     areas: dict[str, int] = field(default_factory=dict)
+    fixed_areas: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # area -> (trace, start, stop)
     annotations: dict[str, int] = field(default_factory=dict)
     traces: dict[str, int] = field(default_factory=dict)
     last_view: Any = None
@@ -209,15 +210,23 @@ def _facts_of(fig: Any) -> _FigureFacts:
     frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
                          game=meta.get("game") or None)
+    base: dict[str, int] = {}
+    layers: dict[str, int] = {}
     for i, tr in enumerate(fig.data):
         m = tr.meta
         if isinstance(m, Mapping) and "area" in m:
             facts.areas[str(m["area"])] = i
+        elif isinstance(m, Mapping) and isinstance(m.get("areas"), Mapping):
+            for a, (start, stop) in m["areas"].items():
+                facts.fixed_areas[str(a)] = (i, int(start), int(stop))
+        elif isinstance(m, Mapping) and "layer" in m:
+            layers[str(m["layer"])] = i
         elif tr.name:
-            facts.traces[str(tr.name)] = i
+            base[str(tr.name)] = i
+    facts.traces = {**base, **layers}  # a portrayal's layer named like a base map trace is the layer
     if frame:
         mf = MapFrame(*(float(v) for v in frame))
-        cities = city_boxes(fig.data[facts.traces["cities"]].to_plotly_json(), mf) if "cities" in facts.traces else ()
+        cities = city_boxes(fig.data[base["cities"]].to_plotly_json(), mf) if "cities" in base else ()
         facts.space = MapSpace(mf, cities, frozenset(meta.get("spills") or ()))
     _FACTS[key] = (weakref.ref(fig, lambda _r: _FACTS.pop(key, None)), facts)
     return facts
@@ -328,15 +337,67 @@ PATH_MARKER_OUTLINE = 1.5
 MARK_HALO = 1.0
 
 
-def _path_obstacles(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame) -> tuple[Box, ...]:
-    """The boxes (pixels of ``frame``) of the moves drawn over the map: their arrowheads, start circles and
-    lines with the white halo (the step's marks keep off them)."""
+#: How far back along its move (a share of the leg) an arrowhead or start circle may go to clear a name.
+MOVE_END_BACK = 0.7
+#: Pixels an arrowhead steps back at a time while it sits on a name or badge.
+MOVE_END_STEP = 2.0
+#: Where no spot back along its leg is free, the nearest free spot this many pixels around its point or closer.
+MOVE_END_AROUND = 48
+
+#: Move points drawn away from their label points: pixels of the frame, by layer, path and point.
+MoveEnds = dict[tuple[int, int, int], tuple[float, float]]
+
+
+def _move_ends(p: Portrayal, places: Mapping[str, Place], frame: MapFrame, taken: tuple[Box, ...]) -> MoveEnds:
+    """Where each point of each move is drawn (pixels of ``frame``, by layer, path and point): at its area's
+    label point, or, where its arrowhead (its start circle) would sit on a name or badge placed there, drawn
+    back along the leg it ends (toward the leg's other end) to the nearest spot off them, at most
+    ``MOVE_END_BACK`` of the way, else to the nearest free spot around it (the line bends to it) (names and badges do not step aside for the moves: an arrow starts and
+    ends at label points, and every move would push names about)."""
+    marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
+    reach = marker.right + 2
+    width, height = frame.size_px
+    out: MoveEnds = {}
+    for li, layer in enumerate(p.paths):
+        for pi, path in enumerate(layer.paths):
+            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+            for j, (x, y) in enumerate(pts):
+                if len(pts) < 2:
+                    continue
+                tx, ty = pts[j - 1] if j > 0 else pts[1]
+                length = math.hypot(tx - x, ty - y)
+                if length == 0:
+                    continue
+                near = [b for b in taken if b.left - reach < x + length and x - length < b.right + reach
+                        and b.top - reach < y + length and y - length < b.bottom + reach]
+                t = MOVE_END_STEP
+                if not any(marker.moved(x, y).intersects(b) for b in near):
+                    continue
+                spots = []
+                while t <= MOVE_END_BACK * length:
+                    spots.append((x + (tx - x) * t / length, y + (ty - y) * t / length))
+                    t += MOVE_END_STEP
+                spots += [(x + r * math.cos(a), y + r * math.sin(a)) for r in range(4, MOVE_END_AROUND + 1, 4)
+                          for a in (2 * math.pi * k / 24 for k in range(24))]
+                near = [b for b in taken if b.left - reach < x + length + MOVE_END_AROUND and x - length - MOVE_END_AROUND < b.right + reach
+                        and b.top - reach < y + length + MOVE_END_AROUND and y - length - MOVE_END_AROUND < b.bottom + reach]
+                for cx, cy in spots:
+                    if 0 <= cx <= width and 0 <= cy <= height and not any(marker.moved(cx, cy).intersects(b) for b in near):
+                        out[(li, pi, j)] = (cx, cy)
+                        break
+    return out
+
+
+def _path_obstacles(p: Portrayal, places: Mapping[str, Place], ends: MoveEnds, style: StateStyle,
+                    frame: MapFrame) -> tuple[Box, ...]:
+    """The boxes (pixels) of the moves drawn over the map: their arrowheads, start circles and lines with the
+    white halo (the step's marks keep off them)."""
     out: list[Box] = []
     half = (style.move_width + 4) / 2  # the halo trace is 4 px wider than the line
     marker = marker_box(PATH_MARKER, PATH_MARKER_OUTLINE)
-    for layer in p.paths:
-        for path in layer.paths:
-            pts = [frame.to_px(pl.lon, pl.lat) for pl in (_place(a, places, f"path layer {layer.id!r}") for a in path.areas)]
+    for li, layer in enumerate(p.paths):
+        for pi, path in enumerate(layer.paths):
+            pts = [ends.get((li, pi, j)) or frame.to_px(places[a].lon, places[a].lat) for j, a in enumerate(path.areas)]
             out += [marker.moved(x, y) for x, y in pts]
             for (ax, ay), (bx, by) in zip(pts, pts[1:]):
                 out += segment_boxes(ax, ay, bx, by, half)
@@ -394,6 +455,15 @@ def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     return offsets, boxes
 
 
+#: Pixels a step's marks keep below the map's top edge (their estimated boxes), where plotly clips their text.
+#: A page or a notebook draws the figure smaller than it was laid out (the exported page at 1280x720 at
+#: about 0.6 of 1600 px), while a text over its marker keeps its size in pixels: a fight's odds over its
+#: star, whose text plotly.js draws 28.6 px above the star's centre (``Drawing.textPointPosition``: first
+#: baseline ``0.75 size - (marker / 1.6 + 1) - size``, then the ascent; ``point_text_box`` estimates 19.3),
+#: stay inside at 0.6 when the star sits 48 px below the edge: its estimated text top 29 px.
+MARK_TOP_ROOM = 29.0
+
+
 #: Above this share of the map's pixels covered by its full names (a small figure of a map with many long
 #: names: Medieval's at 1500x750 is 0.42, at its 1600x1000 default 0.26, Vespers' at 1200x560 0.20), names
 #: are written short: without their bracketed part ("England (South-East)" -> "England").
@@ -430,11 +500,12 @@ def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFra
 def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
                rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
                names: Mapping[str, tuple[str, ...]] | None = None
-               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]]]:
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
     """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
-    of its ``names`` each area carries (``Placed.label``); where the marks of each area go (then, around
-    them and off the moves' arrows: a step's marks never move a name); and where each mark sits in its
-    area's marks, in pixels from their point."""
+    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
+    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
+    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
+    point."""
     names = names if names is not None else _name_variants(places, style, frame)
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
@@ -455,23 +526,28 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
     # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
     # of 2.7 MB for a whole game); the step's marks keep off them.
     placed = place_clusters(clusters, frame, style.badge_size, fixed)
+    taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size)) \
+        if p.paths or p.marks else ()
+    ends = _move_ends(p, places, frame, taken) if p.paths else {}
     if p.paths:
-        fixed = fixed + _path_obstacles(p, places, style, frame)
+        fixed = fixed + _path_obstacles(p, places, ends, style, frame)
     offsets: dict[tuple[int, int], tuple[float, float]] = {}
     marks_at: dict[str, Placed] = {}
     if p.marks:
         # Marks come and go with the steps: placed after the names and badges, which they never move.
         stacks = {c.area: carried(c, placed[c.area].label).boxes(style.badge_size) for c in clusters}
         offsets, mark_boxes = _mark_offsets(p, places, style, stacks)
-        taken = tuple(b for c in clusters for b in placed_boxes(c, placed[c.area], frame, style.badge_size))
+        text_above = {m.area for ml in p.marks if "top" in ml.text_position for m in ml.marks if m.text}
         groups = []
         for a, extra in mark_boxes.items():
             at = placed.get(a)
             x, y = (at.x, at.y) if at is not None else (places[a].lon, places[a].lat)
-            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra)))
+            room = MARK_TOP_ROOM if a in text_above else 0.0
+            groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra),
+                                  top_room=room))
         marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
         placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
-    return placed, marks_at, offsets
+    return placed, marks_at, offsets, ends
 
 
 def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
@@ -506,7 +582,7 @@ def _plan_badges(p: Portrayal, places: Mapping[str, Place], style: StateStyle, p
             top = badge_top(lines, _label_size(place.kind, style), style.badge_size, rows[(gi, bi)])
             b["marker.size"].append(round(marker_for_top(top, style.badge_size), 2))
             b["hovertext"].append(badge.hover)
-        out[group.id] = b
+        out[group.id] = {**b, "visible": bool(b["x"])}
     return out
 
 
@@ -544,22 +620,24 @@ def _plan_labels(places: Mapping[str, Place], placed: Mapping[str, Placed], fill
             x0, y0, x1, y1 = at.leader
             lx += [round(x0, 4), round(x1, 4), None]
             ly += [round(y0, 4), round(y1, 4), None]
-    out["leaders"] = {"x": lx, "y": ly}
+    out["leaders"] = {"x": lx, "y": ly, "visible": bool(lx)}
     return out
 
 
 def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]]
-                   ) -> dict[str, dict[str, Any]]:
+                   placed: Mapping[str, Placed], offsets: Mapping[tuple[int, int], tuple[float, float]],
+                   ends: MoveEnds) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     halo: dict[str, list[Any]] = {"x": [], "y": []}
-    for layer in p.paths:
+    for li, layer in enumerate(p.paths):
         m: dict[str, list[Any]] = {"x": [], "y": [], "symbol": [], "hover": []}
-        for path in layer.paths:
+        for pi, path in enumerate(layer.paths):
             for j, a in enumerate(path.areas):
                 place = _place(a, places, f"path layer {layer.id!r}")
-                m["x"].append(place.lon)
-                m["y"].append(place.lat)
+                end = ends.get((li, pi, j))  # drawn back off a name, or at the label point
+                x, y = (round(v, 4) for v in frame.to_data(*end)) if end is not None else (place.lon, place.lat)
+                m["x"].append(x)
+                m["y"].append(y)
                 m["symbol"].append("circle" if j == 0 else "arrow")
                 m["hover"].append(path.hover)
             m["x"].append(None)
@@ -568,9 +646,10 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
             m["hover"].append("")
         halo["x"] += m["x"]
         halo["y"] += m["y"]
-        out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"]}
+        out[layer.id] = {"x": m["x"], "y": m["y"], "marker.symbol": m["symbol"], "hovertext": m["hover"],
+                         "visible": bool(m["x"])}
     if p.paths:
-        out["moves-halo"] = {"x": halo["x"], "y": halo["y"]}
+        out["moves-halo"] = {"x": halo["x"], "y": halo["y"], "visible": bool(halo["x"])}
     dx, dy = 1 / frame.px_x, 1 / frame.px_y  # data units per pixel
     for li, ml in enumerate(p.marks):
         props: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "hovertext": []}
@@ -596,7 +675,7 @@ def _plan_overlays(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
                 props["marker.symbol"].append(mark.symbol or ml.symbol)
             if ml.clickable:
                 props["customdata"].append([n if mark.ref is None else mark.ref, mark.area, mark.roll or ""])
-        out[ml.id] = props
+        out[ml.id] = {**props, "visible": bool(props["x"])}
     return out
 
 
@@ -611,6 +690,21 @@ def plan_view(view: Any, places: Mapping[str, Place], style: StateStyle = DEFAUL
     return _plan_portrayal(portrayal_of(view, places, style, ruleset), places, style, space)
 
 
+def _check_layer_ids(p: Portrayal) -> None:
+    """Each of a portrayal's layers (badge groups, paths, marks) has an id of its own, none of the drawer's."""
+    seen: set[str] = set()
+    for what, ids in (("badge group", [g.id for g in p.badges]), ("path layer", [layer.id for layer in p.paths]),
+                      ("mark layer", [ml.id for ml in p.marks])):
+        for i in ids:
+            if i in RESERVED_LAYERS:
+                raise MalformedInput(f"the portrayal's {what} {i!r} takes a name the state map uses for its own "
+                                     f"traces ({', '.join(sorted(RESERVED_LAYERS))}): rename the layer")
+            if i in seen:
+                raise MalformedInput(f"the portrayal has two layers named {i!r} (badge groups, paths and marks "
+                                     f"need ids of their own)")
+            seen.add(i)
+
+
 def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle, space: MapSpace | None) -> Plan:
     fills = {}
     for a, pl in places.items():
@@ -619,12 +713,13 @@ def _plan_portrayal(p: Portrayal, places: Mapping[str, Place], style: StateStyle
     unknown = sorted(a for a in p.fills if a not in places)
     if unknown:
         raise UnknownReference(f"the portrayal fills areas not on the map: {', '.join(unknown)}")
+    _check_layer_ids(p)
     rows = _badge_rows(p, places)
     space = space or MapSpace(default_frame(places, style))
     names = _name_variants(places, style, space.frame)
-    placed, marks_at, offsets = _placement(p, places, style, space.frame, rows, space.fixed, names)
+    placed, marks_at, offsets, ends = _placement(p, places, style, space.frame, rows, space.fixed, names)
     overlays = {**_plan_labels(places, placed, fills, space.spills, names, marks_at),
-                **_plan_overlays(p, places, style, space.frame, marks_at, offsets)}
+                **_plan_overlays(p, places, style, space.frame, marks_at, offsets, ends)}
     return Plan(fills, _plan_badges(p, places, style, placed, rows, names), overlays,
                 {box.id: box.text for box in p.panel}, p.title, p.subtitle, p)
 
@@ -648,7 +743,7 @@ def _badge_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     for g in p.badges:
         text_colour = g.text_colour or contrast_text(g.colour, "#1b1b1b")
         out.append(go.Scatter(
-            x=[], y=[], mode="markers+text", name=g.id, uid=g.id, showlegend=False,
+            x=[], y=[], mode="markers+text", name=g.id, uid=g.id, showlegend=False, meta={"layer": g.id},
             marker={"size": [], "color": "rgba(0,0,0,0)", "opacity": 0, "line": {"width": 0}},
             text=[], textposition="bottom center", hovertext=[], hoverinfo="text",
             textfont={"family": style.font_family, "size": style.badge_size, "color": text_colour,
@@ -659,11 +754,11 @@ def _badge_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
 def _path_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     if not p.paths:
         return []
-    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False,
+    traces = [go.Scatter(x=[], y=[], mode="lines", uid="moves-halo", name="moves-halo", showlegend=False, meta={"layer": "moves-halo"},
                          line={"color": "rgba(255,255,255,0.85)", "width": style.move_width + 4}, hoverinfo="skip")]
     for layer in p.paths:
         traces.append(go.Scatter(
-            x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False,
+            x=[], y=[], mode="lines+markers", uid=layer.id, name=layer.id, showlegend=False, meta={"layer": layer.id},
             line={"width": style.move_width, "color": layer.colour},
             marker={"symbol": [], "size": PATH_MARKER, "angleref": "previous", "color": layer.colour,
                     "line": {"color": "#ffffff", "width": PATH_MARKER_OUTLINE}},
@@ -677,7 +772,7 @@ def _mark_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
     for ml in p.marks:
         extra: dict[str, Any] = {"customdata": []} if ml.clickable else {}
         out.append(go.Scatter(
-            x=[], y=[], mode="markers+text", uid=ml.id, name=ml.id, showlegend=False,
+            x=[], y=[], mode="markers+text", uid=ml.id, name=ml.id, showlegend=False, meta={"layer": ml.id},
             marker={"symbol": [] if ml.own_symbols else ml.symbol, "size": ml.size,
                     "color": [] if ml.own_colours else ml.colour, "line": {"color": "#ffffff", "width": ml.outline}},
             text=[], textposition=ml.text_position, textfont={**font, "color": ml.text_colour, "shadow": HALO},
@@ -697,6 +792,40 @@ def _legend_traces(p: Portrayal, style: StateStyle) -> list[go.Scatter]:
                          "solidity": 0.5 if shape == "/" else 0.3} if shape else None,
             showlegend=True, hoverinfo="skip", legendgroup="control", uid=f"legend-{len(out)}"))
     return out
+
+
+#: The base map's traces a plan moves (its names); every other changing trace is a layer (``meta["layer"]``).
+BASE_OVERLAYS = frozenset(f"labels:{kind}" for kind in LABELLED_KINDS)
+#: Plan keys of the drawer's own traces: no portrayal layer may take them.
+RESERVED_LAYERS = BASE_OVERLAYS | {"leaders", "moves-halo"}
+
+
+def _moves_under_names(fig: go.Figure, layers: set[str]) -> None:
+    """Draw the moves under the names, cities and badges (their arrowheads stop short of the names,
+    ``_move_ends``; a line that crosses a name runs under its letters)."""
+    data = list(fig.data)
+    moves = [tr for tr in data if isinstance(tr.meta, Mapping) and tr.meta.get("layer") in layers]
+    first = next((i for i, tr in enumerate(data) if tr.name in BASE_OVERLAYS), None)
+    if not moves or first is None:
+        return
+    ids = {id(tr) for tr in moves}
+    rest = [tr for tr in data if id(tr) not in ids]
+    fig.data = (*rest[:first], *moves, *rest[first:])
+
+
+def _own_uids(fig: go.Figure) -> None:
+    """Give each layer trace a uid no other trace has: a layer is found by its ``meta["layer"]``, and a
+    layer named like a base map trace (Empire's Revolt's city marks, "cities") must not take the base
+    trace's uid (plotly.js and the widget tell traces apart by uid)."""
+    taken = {str(tr.uid) for tr in fig.data if tr.uid and not (isinstance(tr.meta, Mapping) and "layer" in tr.meta)}
+    for tr in fig.data:
+        if isinstance(tr.meta, Mapping) and "layer" in tr.meta:
+            uid, n = str(tr.uid), 1
+            while uid in taken:
+                n += 1
+                uid = f"layer-{tr.meta['layer']}" + (f"-{n}" if n > 2 else "")
+            tr.uid = uid
+            taken.add(uid)
 
 
 def _apply_overlay(trace: Any, props: Mapping[str, Any]) -> None:
@@ -735,7 +864,7 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     style = dataclasses.replace(style, map_domain=_panel_share(p, w, style))
     map_style = MapStyle(sea_palette=style.sea_fills, background=style.background, land_border=style.land_border,
                          font_family=style.font_family, land_label_size=style.label_size)
-    fig = base_map(geo, style=map_style, width=w, height=h)
+    fig = base_map(geo, style=map_style, width=w, height=h, merge_fixed=True)
     # The title first: on two lines it takes a taller top margin, which the map's frame (placement) must know.
     fit = _title_fit(p, w, dataclasses.replace(style, width=w, height=h))
     fig.update_layout(margin={**MARGIN, "t": fit["margin"]})
@@ -768,12 +897,16 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
             tr.textfont.shadow = HALO
     fig.add_traces(_legend_traces(p, style))
     fig.add_traces(_path_traces(p, style))
-    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False,
+    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name="leaders", uid="leaders", showlegend=False, meta={"layer": "leaders"},
                              line={"color": "#3b2f22", "width": 1}, hoverinfo="skip"))
     fig.add_traces(_badge_traces(p, style))
     fig.add_traces(_mark_traces(p, style))
+    _moves_under_names(fig, {"moves-halo", *(layer.id for layer in p.paths)})
+    _own_uids(fig)
     for tr in fig.data:
-        props = plan.overlays.get(tr.name) or plan.badges.get(tr.name)
+        m = tr.meta
+        key = m.get("layer") if isinstance(m, Mapping) and "layer" in m else tr.name if tr.name in BASE_OVERLAYS else None
+        props = plan.overlays.get(key) or plan.badges.get(key) if key is not None else None
         if props is not None:
             _apply_overlay(tr, props)
     fig.update_layout(
@@ -1165,11 +1298,13 @@ def mark_areas(fig: Any, areas: list[str], colour: str = CHANGED_OUTLINE) -> Non
     ys: list[Any] = []
     for a in areas:
         i = facts.areas.get(a)
-        if i is None:
-            continue
-        tr = fig.data[i]
-        xs += [*list(tr.x or ()), None]
-        ys += [*list(tr.y or ()), None]
+        if i is not None:
+            xs += [*list(fig.data[i].x or ()), None]
+            ys += [*list(fig.data[i].y or ()), None]
+        elif a in facts.fixed_areas:  # a sea or context area: its rings within its kind's merged trace
+            i, start, stop = facts.fixed_areas[a]
+            xs += [*list(fig.data[i].x or ())[start:stop], None]
+            ys += [*list(fig.data[i].y or ())[start:stop], None]
     if "marked-areas" not in facts.traces:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="marked-areas", uid="marked-areas", showlegend=False,
                                  line={"color": colour, "width": 4}, hoverinfo="skip", meta={"marked": list(areas)}))
