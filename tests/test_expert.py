@@ -76,8 +76,10 @@ def test_expert_spec_and_settings() -> None:
     assert Expert(budget=30, seed=2).spec == "expert:budget=30,seed=2"
     assert expert_factory("horizon=2,width=4") == Expert(width=4, horizon=2)
     assert Expert(width=4, horizon=2).spec == "expert:width=4,horizon=2"
+    assert expert_factory("politics=0") == Expert(politics=0)
+    assert Expert(politics=5, seed=1).spec == "expert:politics=5,seed=1"
     assert isinstance(parse_policy("expert:width=3", RULESET.policies), Expert)
-    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2", "horizon=-1"):
+    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2", "horizon=-1", "politics=x"):
         with pytest.raises(MalformedInput, match="expert"):
             parse_policy(f"expert:{bad}", RULESET.policies)
 
@@ -97,10 +99,13 @@ class _Scripted(Expert):
         super().__init__(**settings)
         object.__setattr__(self, "score", score)
         object.__setattr__(self, "calls", [])
+        object.__setattr__(self, "looks", [])
 
-    def _rollout(self, game: object, point: object, choice: object, k: int) -> float:  # type: ignore[override]
+    def _rollout(self, game: object, point: object, choice: object, k: int,  # type: ignore[override]
+                 horizon: int | None = None) -> float:
         default = self.base.choose(point)  # type: ignore[arg-type]
         self.calls.append(k)  # type: ignore[attr-defined]
+        self.looks.append((point.kind, point.decision, horizon))  # type: ignore[attr-defined]
         return self.score(choice == default, k)  # type: ignore[attr-defined,no-any-return]
 
 
@@ -181,3 +186,45 @@ def test_a_rollout_stops_once_the_vespers_is_decided_or_past_its_horizon() -> No
     with pytest.raises(AwaitingDecision):
         RolloutPlayer(Heuristic(), last_turn=1).choose(DecisionPoint("GT2/x", "B", ("a", "b"), turn2))
     assert RolloutPlayer(Heuristic(), last_turn=2).choose(DecisionPoint("GT2/x", "B", ("a", "b"), turn2)) in ("a", "b")
+
+
+def test_politics_attempts_are_searched_deeper_wider_and_to_the_games_end() -> None:
+    from collections import Counter
+
+    from medviz.rules.medempires.choices import Decision
+
+    even = _Scripted(lambda mine, k: 0.0 if mine else 0.05 if k % 2 else -0.05, budget=4, width=2, horizon=1)
+    _game(3, even)
+    looks = even.looks  # type: ignore[attr-defined]
+    per = Counter(d for _kind, d, _h in looks)
+    politics = {d for kind, d, _h in looks if kind == Decision.ATTEMPT}
+    assert politics and {d for kind, d, _h in looks if kind != Decision.ATTEMPT}
+    assert all(h == 0 for kind, _d, h in looks if kind == Decision.ATTEMPT)  # to the end
+    assert all(h == 1 for kind, _d, h in looks if kind != Decision.ATTEMPT)  # the expert's own horizon
+    assert max(per[d] for d in politics) > 4 >= max(n for d, n in per.items() if d not in politics)
+    assert all(per[d] <= 4 * expert_module.POLITICS for d in politics)
+    flat = _Scripted(lambda mine, k: 0.0 if mine else 0.05 if k % 2 else -0.05, budget=4, width=2, politics=0)
+    _game(3, flat)
+    assert max(Counter(d for _k, d, _h in flat.looks).values()) <= 4  # type: ignore[attr-defined]
+
+
+def test_politics_candidates_come_in_the_heuristics_own_order() -> None:
+    from medviz.rules.medempires.choices import Decision
+
+    seen: list[tuple[object, list[object], tuple[object, ...], object]] = []
+
+    class Probe(Heuristic):
+        def choose(self, point: object) -> object:
+            default = super().choose(point)  # type: ignore[arg-type]
+            if point.kind == Decision.ATTEMPT and len(point.options) > 3:  # type: ignore[attr-defined]
+                rest = [o for o in point.options if o != default]  # type: ignore[attr-defined]
+                second = Heuristic()._politics(point.state, point.actor, Decision.ATTEMPT, rest)  # type: ignore[attr-defined]
+                seen.append((default, Expert().candidates(point, default, 4), point.options, second))  # type: ignore[arg-type,attr-defined]
+            return default
+
+    play(RULESET, "standard", {}, seed=2, players={"A": Probe(), "B": Probe()})
+    assert len(seen) >= 3
+    for default, ranked, options, second in seen:
+        assert ranked[0] == default and len(ranked) == 4 and len({str(r) for r in ranked}) == 4
+        assert all(r in options for r in ranked)
+        assert ranked[1] == (second if second != "pass" or "pass" in options else ranked[1])
