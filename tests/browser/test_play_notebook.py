@@ -22,7 +22,8 @@ from screen_fit import fits_one_screen
 NOTEBOOK = ROOT / "notebooks" / "play-aragon.ipynb"
 
 #: The table's map as the browser drew it: the SVG's size, how many filled shapes it painted, the
-#: title, and every area's fill (area traces carry ``meta.area``); None until plotly.js has drawn it.
+#: title, and every area's fill (area traces carry ``meta.area``, merged
+#: fixed areas ``meta.areas``); None until plotly.js has drawn it.
 MAP_JS = """
 (root) => {
   const el = root.querySelector('.js-plotly-plot');
@@ -31,7 +32,10 @@ MAP_JS = """
   const box = svg.getBoundingClientRect();
   const fills = {};
   for (const t of el.data) {
-    if (t.meta && t.meta.area) fills[t.meta.area] = JSON.stringify([t.fillcolor ?? null, t.fillpattern ?? null]);
+    const paint = JSON.stringify([t.fillcolor ?? null, t.fillpattern ?? null]);
+    if (t.meta && t.meta.area) fills[t.meta.area] = paint;
+    // seas and context lands that never change are merged, one trace per fill (meta.areas)
+    else if (t.meta && t.meta.areas) for (const a of Object.keys(t.meta.areas)) fills[a] = paint;
   }
   const badges = el.data.filter(t => !(t.meta && t.meta.area) && t.mode === 'markers+text')
     .map(t => JSON.stringify([t.name, t.text ?? null])).join('|');

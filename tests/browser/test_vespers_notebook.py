@@ -23,7 +23,7 @@ NOTEBOOK = ROOT / "notebooks" / "vespers-1282.ipynb"
 ANNOTATIONS = ROOT / "notebooks" / "annotations"
 
 #: Reads a state map from the first plotly graph div under ``root``: the title, every area's fill
-#: (area traces carry ``meta.area``) and every other named trace's text and small coordinates
+#: (area traces carry ``meta.area``, merged fixed areas ``meta.areas``) and every other named trace's text and small coordinates
 #: (unit badges, Kings, overlays). Big geometry arrays are left out: they never change.
 SNAPSHOT_JS = """
 (root) => {
@@ -35,6 +35,8 @@ SNAPSHOT_JS = """
     const area = t.meta && t.meta.area;
     if (area) {
       fills[area] = JSON.stringify([t.fillcolor ?? null, t.fillpattern ?? null]);
+    } else if (t.meta && t.meta.areas) {  // seas and context lands that never change, merged by fill
+      for (const a of Object.keys(t.meta.areas)) fills[a] = JSON.stringify([t.fillcolor ?? null, t.fillpattern ?? null]);
     } else if (t.name) {
       traces[t.name] = JSON.stringify([t.text ?? null, small(t.x), small(t.y), t.visible ?? null]);
     }
