@@ -265,22 +265,10 @@ VIEWER_MAP, LAB_MAP = "[data-bench-cell='1'] .js-plotly-plot", "[data-bench-cell
 @contextlib.contextmanager
 def _lab(browser: Any, code: Path, name: str, size: tuple[int, int]) -> Iterator[Any]:
     """A JupyterLab server whose kernel imports medviz from ``code``, with the bench notebook run in a page."""
-    import shutil
-
-    import nbformat
-
-    from helpers_sample import jupyter_lab, open_and_run_all, wait_for
+    from helpers_sample import jupyter_lab, open_and_run_all, scratch_notebook, wait_for
 
     folder = ROOT / "test-artifacts" / f"bench-click-{name}"
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    shutil.copytree(ROOT / "notebooks" / "annotations", folder / "annotations")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = folder / "bench.ipynb"
-    nbformat.write(nb, path)
+    path = scratch_notebook(folder, "bench.ipynb", NOTEBOOK_CELLS)
     OfflinePage = _browser_conftest().OfflinePage
     runtime = Path(tempfile.mkdtemp(prefix="bench-click-rt-"))
     before = os.environ.get("PYTHONPATH")

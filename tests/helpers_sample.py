@@ -132,6 +132,23 @@ def cleared_copy(notebook: Path, folder: Path, beside: Iterable[Path] = ()) -> P
     return out
 
 
+def scratch_notebook(folder: Path, name: str, cells: Iterable[str]) -> Path:
+    """A new notebook of ``cells`` in a fresh ``folder``, with the Vespers annotations beside it."""
+    import nbformat
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    shutil.copytree(ROOT / "notebooks" / "annotations", folder / "annotations")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    out = folder / name
+    nbformat.write(nb, out)
+    return out
+
+
 def open_and_run_all(page: Any, lab: dict[str, Any], notebook: Path, root: Path = ROOT) -> None:
     """Open ``notebook`` (under ``root``) in JupyterLab, wait for its kernel, and Run All Cells."""
     rel = notebook.relative_to(root).as_posix()

@@ -9,12 +9,11 @@ the note's lines inside their box; one redraw per map for one click. Screenshots
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_sample import ROOT, open_and_run_all, wait_for
+from helpers_sample import ROOT, open_and_run_all, scratch_notebook, wait_for
 from screen_fit import page_errors
 
 CELLS = [
@@ -151,21 +150,7 @@ COUNT_JS = """
 
 @pytest.fixture(scope="module")
 def notebook(artifacts: Path) -> Path:
-    import shutil
-
-    import nbformat
-
-    folder = artifacts / "lab-narrow"
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    shutil.copytree(ROOT / "notebooks" / "annotations", folder / "annotations")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
-    nb.metadata = json.loads(json.dumps({"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"}, "language_info": {"name": "python"}}))
-    nbformat.write(nb, folder / "narrow.ipynb")
-    return folder / "narrow.ipynb"
+    return scratch_notebook(artifacts / "lab-narrow", "narrow.ipynb", CELLS)
 
 
 def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, artifacts: Path,
