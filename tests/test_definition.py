@@ -49,3 +49,19 @@ def test_a_game_of_several_scenarios_needs_the_states_scenario_field() -> None:
     with pytest.raises(UnknownReference, match=r"unknown scenario 'wes'; did you mean 'west'\? \(known: east, west\)"):
         g.definition.scenario("wes")
     assert g.scenarios() == ("east", "west")
+
+
+def test_a_fresh_ruleset_builds_its_definition_when_a_change_or_task_comes_first() -> None:
+    """Reducers and rules are reached even when apply or run_task is the ruleset's first use (built once)."""
+    from medviz.engine import ChangeEvent
+
+    change = next(e for e in play(Toss("only"), "only", {}, seed=2, players={"P": FirstOptionPolicy()},
+                                  overrides={"toss": 4}).events if isinstance(e, ChangeEvent))
+    fresh, state = Toss("only"), {"coins": []}
+    fresh.apply(state, change)
+    assert state == {"coins": [4]}
+    built = fresh.definition
+    fresh.apply(state, change)
+    assert state == {"coins": [4, 4]} and fresh.definition is built
+    with pytest.raises(MalformedInput, match=r"task 'deal' is not part of this game"):
+        Toss("only").run_task(Task.of("deal"), state, None)  # type: ignore[arg-type]
