@@ -5,10 +5,15 @@ the Vespers ``ReplayViewer`` on a step with a long note, and the Empire's Revolt
 page shows is read from the drawn SVG: every panel box's words inside its box, the panel and legend
 inside the figure, a title clear of the map under it, the map laid out for the width it is drawn at;
 the note's lines inside their box; one redraw per map for one click. Screenshots go to test-artifacts/.
+
+It starts a JupyterLab of its own (about 50 s in all), so it runs in CI's long run (``MEDVIZ_SLOW=1``),
+which keeps ``make test`` under 5 minutes; ``MEDVIZ_SLOW=1 pytest tests/browser/test_narrow_screens.py``
+runs it alone.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +158,8 @@ def notebook(artifacts: Path) -> Path:
     return scratch_notebook(artifacts / "lab-narrow", "narrow.ipynb", CELLS)
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"), reason="the apps at narrow widths run in CI's long run (MEDVIZ_SLOW=1)")
 def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, artifacts: Path,
                                       notebook: Path) -> None:
     page = offline_page.page
