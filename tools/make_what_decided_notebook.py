@@ -81,7 +81,8 @@ For each roll, the swing is the change in Aragon's expected score (out of 3) bet
 the roll's average over its faces; ± is the 95% interval. Rolls on which no face changed any continuation
 stopped after the first round (4 continuations per face); the others got a second round, 8 per face in
 all — a small budget, so the intervals are wide (about ±0.5 of a point): the ranking is a first screen,
-and `medviz pivotal --measure vp_B --budget 200` narrows it, at the cost of hours on two cores."""),
+and `medviz pivotal --measure vp_B --budget 200` narrows every roll to about ±0.05 in some ten minutes of
+CPU (49,264 continuations of this replay: 601 s of CPU, 16 minutes of wall time on one busy core)."""),
     code("""print("\\n".join(swings.lines(5)))"""),
     md("""Told as history:
 
