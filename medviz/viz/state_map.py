@@ -32,6 +32,7 @@ from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.placement import (
+    BADGE_OUTLINE,
     LINE_BOX,
     LINE_SPACING,
     Box,
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
 __all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
-           "mark_areas", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+           "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -455,13 +456,13 @@ def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     return offsets, boxes
 
 
-#: Pixels a step's marks keep below the map's top edge (their estimated boxes), where plotly clips their text.
-#: A page or a notebook draws the figure smaller than it was laid out (the exported page at 1280x720 at
-#: about 0.6 of 1600 px), while a text over its marker keeps its size in pixels: a fight's odds over its
-#: star, whose text plotly.js draws 28.6 px above the star's centre (``Drawing.textPointPosition``: first
-#: baseline ``0.75 size - (marker / 1.6 + 1) - size``, then the ascent; ``point_text_box`` estimates 19.3),
-#: stay inside at 0.6 when the star sits 48 px below the edge: its estimated text top 29 px.
-MARK_TOP_ROOM = 29.0
+#: Pixels a step's marks with a text over them keep below the map's top edge (their boxes' tops), where plotly
+#: clips their text. At the size the map was laid out for their boxes are where plotly.js draws them (none
+#: needed); but a page or a notebook may draw the figure smaller (the exported page at 1280x720 at about 0.6
+#: of the size it was laid out for), while a text over its marker keeps its size in pixels: a fight's odds
+#: over its star reach 28.6 px above the star's centre (``point_text_box``), inside the map at 0.6 when the
+#: star sits 48 px below its edge there, its text's top 19 px.
+MARK_TOP_ROOM = 19.0
 
 
 #: Above this share of the map's pixels covered by its full names (a small figure of a map with many long
@@ -497,16 +498,9 @@ def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFra
     return out
 
 
-def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
-               names: Mapping[str, tuple[str, ...]] | None = None
-               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
-    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
-    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
-    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
-    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
-    point."""
-    names = names if names is not None else _name_variants(places, style, frame)
+def _clusters(p: Portrayal, places: Mapping[str, Place], style: StateStyle, rows: Mapping[tuple[int, int], int],
+              names: Mapping[str, tuple[str, ...]]) -> list[Cluster]:
+    """Each named or badged area's name (and the shorter ones it may carry) with its badges stacked under it."""
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
         for bi, badge in enumerate(group.badges):
@@ -522,6 +516,20 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
         stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
         clusters.append(Cluster(a, pl.lon, pl.lat, (w, h), lines, size, stack,
                                 fallbacks=tuple(variants[1:]), rank=_RANK.get(pl.kind, 3)))
+    return clusters
+
+
+def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
+               names: Mapping[str, tuple[str, ...]] | None = None
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
+    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
+    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
+    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
+    point."""
+    names = names if names is not None else _name_variants(places, style, frame)
+    clusters = _clusters(p, places, style, rows, names)
     # Names and badges do not step aside for the moves (an arrow starts and ends at label points: every
     # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
     # of 2.7 MB for a whole game); the step's marks keep off them.
@@ -546,8 +554,29 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
             groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra),
                                   top_room=room))
         marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
+        marks_at = _marks_over_names(clusters, placed, groups, marks_at, frame, style, fixed)
         placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
     return placed, marks_at, offsets, ends
+
+
+def _droppable(c: Cluster) -> bool:
+    """A name alone that may be left out (its last fallback is no name): the step's marks may cover it."""
+    return not c.badges and bool(c.fallbacks) and c.fallbacks[-1][0] <= 0
+
+
+def _marks_over_names(clusters: list[Cluster], placed: Mapping[str, Placed], groups: list[Cluster],
+                      marks_at: dict[str, Placed], frame: MapFrame, style: StateStyle, fixed: tuple[Box, ...]) -> dict[str, Placed]:
+    """The marks that found no free spot (``Placed.crowded``) placed again over names alone, which are then left
+    out (``_names_under_marks_left_out``), rather than sitting on a city, a badge, a move or another mark."""
+    stuck = [g for g in groups if marks_at[g.area].crowded]
+    if not stuck:
+        return marks_at
+    bs = style.badge_size
+    kept = tuple(b for c in clusters if not _droppable(c) for b in placed_boxes(c, placed[c.area], frame, bs))
+    others = tuple(b for g in groups if g not in stuck for b in placed_boxes(g, marks_at[g.area], frame, bs))
+    again = place_clusters(stuck, frame, bs, fixed + kept + others)
+    # where even so none is free, the first placement (names kept) stands
+    return {**marks_at, **{a: at for a, at in again.items() if not at.crowded}}
 
 
 def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
@@ -938,6 +967,39 @@ def shown_portrayal(fig: Any) -> Portrayal | None:
     """The portrayal a state map shows now (after ``state_map`` or its last ``update_state_map``)."""
     plan = _facts_of(fig).last_plan
     return plan.portrayal if plan is not None else None
+
+
+def placed_text_boxes(fig: Any, style: StateStyle = DEFAULT_STATE_STYLE) -> dict[tuple[str, int], Box]:
+    """Where the placement expects plotly.js to draw each name and badge the figure shows now: the box of
+    the text of point ``i`` of trace ``name`` (``labels:land``, a badge group), in pixels from the map's top
+    left corner (a badge's glyphs, without their outline). ``style``: the one the figure was drawn with."""
+    facts = _facts_of(fig)
+    plan, space, places = facts.last_plan, facts.space, facts.places
+    if plan is None or plan.portrayal is None or space is None:
+        return {}
+    p = plan.portrayal
+    style = dataclasses.replace(style, map_domain=facts.map_domain)
+    rows = _badge_rows(p, places)
+    names = _name_variants(places, style, space.frame)
+    placed = _placement(p, places, style, space.frame, rows, space.fixed, names)[0]
+    stacks = {}
+    for c in _clusters(p, places, style, rows, names):
+        at = placed[c.area]
+        shown = carried(c, at.label)
+        boxes = placed_boxes(c, at, space.frame, style.badge_size)
+        stacks[c.area] = (boxes[0] if shown.label[0] > 0 else None, boxes[1 if shown.label[0] > 0 else 0:])
+    out: dict[tuple[str, int], Box] = {}
+    for kind in LABELLED_KINDS:
+        for i, a in enumerate(a for a, pl in places.items() if pl.kind == kind):
+            name = stacks[a][0] if a in stacks else None
+            if name is not None:
+                out[(f"labels:{kind}", i)] = name
+    o = BADGE_OUTLINE
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            b = stacks[badge.area][1][rows[(gi, bi)]]
+            out[(group.id, bi)] = Box(b.left + o, b.top + o, b.right - o, b.bottom - o)
+    return out
 
 
 def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
