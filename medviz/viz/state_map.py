@@ -1029,8 +1029,9 @@ def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
 PANEL_BOX_PX = 44.0
 
 
-def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
-    """Where the map's y domain starts so that it ends just below the drawn map (room for the key)."""
+def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal, top: float | None = None) -> float:
+    """Where the map's y domain starts so that it ends just below the drawn map (room for the key); ``top``:
+    the top margin, if not the figure's."""
     plot_h0 = max(200, height - 50)
     key_room = (_key_lines(width, p) * (style.panel_size * 1.35) + 10) / plot_h0
     try:
@@ -1041,7 +1042,7 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
         return key_room
     margin = fig.layout.margin
     plot_w = (width - (margin.l or 0) - (margin.r or 0)) * style.map_domain
-    plot_h = height - (margin.t or 0) - (margin.b or 0)
+    plot_h = height - (margin.t or 0 if top is None else top) - (margin.b or 0)
     map_h = plot_w * (y1 - y0) * ratio / (x1 - x0)
     share = map_h / plot_h if plot_h > 0 else 1.0
     return max(key_room, min(0.5, 1.0 - share))
@@ -1240,7 +1241,24 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
         old = facts.last_plan
     else:
         old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs, space)
-    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs, space)
+    portrayal = portrayal_of(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
+    relayout: dict[str, Any] = {}
+    retitled = (portrayal.title, portrayal.subtitle) != (old.title, old.subtitle)
+    if retitled:
+        width = fig.layout.width or (meta_w if isinstance(meta_w := (fig.layout.meta or {}).get("width"), (int, float)) else style.width)
+        height = fig.layout.height or style.height
+        fit = _title_fit(portrayal, width, dataclasses.replace(style, width=int(width), height=int(height)))
+        relayout["title.text"] = fit["text"]
+        if fig.layout.title.font.size != fit["size"]:
+            relayout["title.font.size"] = fit["size"]
+        if fig.layout.title.y != fit["y"]:
+            relayout["title.y"] = fit["y"]
+        if fig.layout.margin.t != fit["margin"]:
+            relayout["margin.t"] = fit["margin"]
+            if space is not None:  # a title on two lines (or back on one): the map moves, its names are placed again
+                space = facts.space = _reframe(fig, facts, portrayal, _map_of(new_view, rs), style, int(width), int(height),
+                                               fit["margin"], relayout)
+    new = _plan_portrayal(portrayal, places, style, space)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -1253,18 +1271,7 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             if props != old_part.get(uid) and uid in facts.traces:
                 per_trace[facts.traces[uid]] = dict(props)  # every key, so traces of a kind share a key set
                 changed += 1
-    relayout: dict[str, Any] = {}
-    if (new.title, new.subtitle) != (old.title, old.subtitle):
-        width = fig.layout.width or (meta_w if isinstance(meta_w := (fig.layout.meta or {}).get("width"), (int, float)) else style.width)
-        height = fig.layout.height or style.height
-        fit = _title_fit(new, width, dataclasses.replace(style, width=int(width), height=int(height)))
-        relayout["title.text"] = fit["text"]
-        if fig.layout.title.font.size != fit["size"]:
-            relayout["title.font.size"] = fit["size"]
-        if fig.layout.title.y != fit["y"]:
-            relayout["title.y"] = fit["y"]
-        if fig.layout.margin.t != fit["margin"]:
-            relayout["margin.t"] = fit["margin"]
+    if retitled:
         changed += 1
     if new.panel != old.panel:
         if not facts.annotations:
@@ -1287,6 +1294,30 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     if relayout:
         fig.plotly_update(restyle_data={}, relayout_data=relayout)
     return changed
+
+
+def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: StateStyle, width: int, height: int,
+             top: float, relayout: dict[str, Any]) -> MapSpace:
+    """The map's frame, city boxes and spilling names under a top margin of ``top`` px, the map's y domain
+    (and the key under it) fitted to it as ``state_map`` fits them; adds those moves to ``relayout``."""
+    layout = fig.layout
+    bottom = _map_bottom(fig, width, height, style, p, top=top)
+    domain = [bottom, 1.0]
+    if list(layout.yaxis.domain or ()) != domain:
+        relayout["yaxis.domain"] = domain
+    for i, ann in enumerate(layout.annotations):
+        if ann.name == "panel-key" and ann.y != bottom - 0.008:
+            relayout[f"annotations[{i}].y"] = bottom - 0.008
+    margin = {k: layout.margin[k] for k in ("l", "r", "t", "b") if layout.margin[k] is not None}
+    legend = layout.legend.to_plotly_json()
+    frame = frame_of_figure({
+        "layout": {"width": width, "height": height, "margin": {**margin, "t": top}, "showlegend": legend_fits(p, style, height),
+                   "legend": legend, "xaxis": {"range": list(layout.xaxis.range), "domain": list(layout.xaxis.domain or (0, 1))},
+                   "yaxis": {"range": list(layout.yaxis.range), "domain": domain, "scaleratio": layout.yaxis.scaleratio}},
+        "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    cities = facts.traces.get("cities")
+    return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
+                    _spilling_names(_geo(map_name), facts.places, frame, style))
 
 
 def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, relayout: dict[str, Any]) -> int:
