@@ -58,8 +58,8 @@ if TYPE_CHECKING:
 
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
-           "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "MapFigure", "Place", "Plan", "StateStyle", "changed_areas",
+           "city_boxes", "fitted_height", "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -878,12 +878,22 @@ def _fill_props(f: AreaFill, style: StateStyle) -> dict[str, Any]:
 
 
 def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_STYLE,
-              width: int | None = None, height: int | None = None, ruleset: Ruleset | None = None) -> go.Figure:
+              width: int | None = None, height: int | None = None, ruleset: Ruleset | None = None,
+              fit_height: bool = False) -> go.Figure:
     """Draw a game's view (or a ``Portrayal``) over its base map: fills, badges, overlays, panel, legend.
 
     ``ruleset`` portrays the view (default: the ruleset named by the view's ``game``); ``geo`` is
-    the map (default: the one the portrayal names, ``medviz.geo.load``).
+    the map (default: the one the portrayal names, ``medviz.geo.load``). ``fit_height``: ``height``
+    is the most the figure takes; a map wide for its height (Empire's Revolt's Mediterranean) gets a
+    figure only as tall as the map at its width, the key under it and the side panel need, no blank
+    band under the map. In a notebook the figure shows without plotly's mode bar (``MapFigure``).
     """
+    if fit_height:
+        fig = state_map(view, geo, style=style, width=width, height=height, ruleset=ruleset)
+        need = fitted_height(fig, style)
+        if need < (height or style.height) - 4:
+            fig = state_map(view, geo, style=style, width=width, height=need, ruleset=ruleset)
+        return fig
     rs = _ruleset_for(view, ruleset)
     geo = _geo(_map_of(view, rs)) if geo is None else geo
     places = places_of_map(geo)
@@ -960,7 +970,43 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     facts.ruleset = rs
     facts.last_view, facts.last_plan = view, plan
     facts.space = space
+    fig.__class__ = MapFigure  # (the same figure: only how a notebook shows it differs)
     return fig
+
+
+class MapFigure(go.Figure):  # type: ignore[misc]  # plotly has no type hints
+    """A state map's figure: a notebook shows it without plotly's mode bar, which would sit over the map's title
+    (as the apps' maps and the exported page have none). Everything else is ``go.Figure``'s."""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, validate: bool = True, **kwargs: Any) -> Any:
+        config = {"displayModeBar": False, "displaylogo": False, **(kwargs.pop("config", None) or {})}
+        return super()._repr_mimebundle_(include, exclude, validate, config=config, **kwargs)
+
+    def _ipython_display_(self) -> None:
+        import plotly.io as pio
+
+        if pio.renderers.render_on_display and pio.renderers.default:
+            pio.show(self, config={"displayModeBar": False, "displaylogo": False})
+        else:
+            print(repr(self))
+
+
+def fitted_height(fig: Any, style: StateStyle = DEFAULT_STATE_STYLE) -> int:
+    """The height (px) a state map needs at its width: its title, the map (as wide as its share of the width
+    allows), the key under it, and the side panel with its legend, whichever is taller."""
+    facts = _facts_of(fig)
+    plan = facts.last_plan
+    if facts.space is None or plan is None or plan.portrayal is None:
+        return int(fig.layout.height or style.height)
+    p = plan.portrayal
+    width = int(fig.layout.width or (fig.layout.meta or {}).get("width") or style.width)
+    frame = facts.space.frame
+    key = _key_lines(width, p) * (style.panel_size * 1.35) + 10
+    top, bottom = float(fig.layout.margin.t or 0), float(fig.layout.margin.b or 0)
+    by_map = top + bottom + (frame.y1 - frame.y0) * frame.px_y + key
+    legend = (len(p.legend) + (1 if p.legend_title else 0)) * LEGEND_ROW_PX + 10 if p.legend else 0
+    by_panel = VERTICAL_MARGIN + panel_tops_px(style, p)["legend"] + legend
+    return math.ceil(max(by_map, by_panel, 250))
 
 
 def shown_portrayal(fig: Any) -> Portrayal | None:
