@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from medviz.apps import PlayTable, ReplayViewer
 from medviz.apps.common import MapPane
 from medviz.apps.fit import MIN_MAP_HEIGHT, ScreenFit, fit_height, follow
@@ -40,6 +42,51 @@ def test_a_resized_map_is_the_state_map_of_that_height_and_steps_on_from_it() ->
     assert pane.resize(602) is False  # a few px: not redrawn
     pane.show(later)
     assert _panel(pane.figure.layout) == _panel(state_map(later, width=1200, height=600, ruleset=RULESET).layout)
+
+
+@pytest.mark.parametrize("width", [None, 1100])
+def test_a_height_only_resize_sends_the_axes_by_their_parts_and_places_the_names_for_that_height(width: int | None) -> None:
+    """plotly.js merges an axis given whole into the one it has (a stale domain stayed): a resize to another
+    height alone sends the axes and legend by their parts, as a new width does, and the names and badges
+    placed for the map at that height; what the browser holds then is a fresh drawing at that height."""
+    game = play(RULESET, "vespers-1282", {}, seed=4, players={"A": RandomPolicy(1), "B": RandomPolicy(2)})
+    view = history_view(game, 400)
+    pane = MapPane(view, width, 750, ruleset=RULESET)
+    browser = pane.figure.to_plotly_json()
+    sent: list[Any] = []
+    send = pane.figure._send_update_msg
+
+    def spy(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **kw: Any) -> Any:
+        sent.append((restyle_data, relayout_data, trace_indexes))
+        return send(restyle_data, relayout_data, trace_indexes, **kw)
+
+    pane.figure._send_update_msg = spy
+    sent_layout: list[tuple[str, Any]] = []
+    pane.figure._send_relayout_msg = lambda data, **kw: sent_layout.extend(data.items())  # update_layout's own messages
+    assert pane.resize(560)
+    whole = [k for _r, relayout, _i in sent for k in relayout if k in ("xaxis", "yaxis", "legend")]
+    assert whole == [] and sent, [list(r) for _d, r, _i in sent]
+    for restyle, relayout, indexes in sent:
+        for key, values in restyle.items():
+            for i, value in zip(indexes, values):
+                _restyle(browser["data"][i], key, value)
+        for key, value in relayout.items():
+            _restyle(browser["layout"], key, value)
+    for key, value in sent_layout:
+        _restyle(browser["layout"], key, value)
+    fresh = json.loads(json.dumps(state_map(view, width=width or 1200, height=560, ruleset=RULESET).to_plotly_json(), default=list))
+    browser = json.loads(json.dumps(browser, default=list))
+    for part in ("xaxis", "yaxis", "margin", "height", "annotations", "title"):
+        assert browser["layout"][part] == fresh["layout"][part], part
+    assert {k: browser["layout"]["legend"][k] for k in fresh["layout"]["legend"]} == fresh["layout"]["legend"]
+
+    def placed(fig_json: dict[str, Any]) -> dict[str, Any]:
+        return {t["name"]: (t.get("x"), t.get("y"), t.get("text"), (t.get("marker") or {}).get("size"))
+                for t in fig_json["data"] if str(t.get("name")).startswith(("labels:", "units-", "leaders"))}
+
+    assert placed(browser) == placed(fresh)
+    assert placed(fresh) != placed(json.loads(json.dumps(state_map(view, width=width or 1200, height=750, ruleset=RULESET).to_plotly_json(), default=list)))
+    assert (pane.figure.layout.width is None) == (width is None)
 
 
 def test_the_apps_follow_the_room_their_screen_fit_reports() -> None:

@@ -418,6 +418,38 @@ def test_the_title_fits_the_figure_width_and_the_top_margin(size: tuple[int, int
         assert seen_two_lines  # the Vespers end's title
 
 
+@pytest.mark.parametrize("size", [(1200, 750), (1280, 720), (900, 600)])
+def test_a_title_that_grows_to_two_lines_in_a_step_has_the_names_placed_for_the_map_under_it(size: tuple[int, int]) -> None:
+    """Stepping to the Vespers end (its title on two lines: the top margin grows, the map under it moves and
+    shrinks) places the names and badges for the new map in that same step: the step reaches what a fresh
+    drawing of the end shows (names, badges, leader lines, the map's y domain), and the frame the next step
+    plans on is the updated figure's."""
+    from medviz.rules.medempires.view import history_view
+
+    from medviz.viz.state_map import _facts_of
+
+    width, height = size
+    h = _history("vespers-1282-seed-1.json.gz")
+    middle, end = history_view(h, len(h.events) // 2), history_view(h, len(h.events) - 1)
+    fig = state_map(middle, width=width, height=height)
+    before, domain = frame_of_figure(fig.to_plotly_json()), fig.layout.yaxis.domain
+    fresh = state_map(end, width=width, height=height)
+    assert fresh.layout.margin.t > fig.layout.margin.t and fresh.layout.title.text.count("<br>") == 1
+    update_state_map(fig, middle, end)
+
+    def placed(f: Any) -> dict[str, Any]:
+        return {t.name: (t.x, t.y, t.text, t.marker.size) for t in f.data if t.name and t.name.startswith(("labels:", "units-", "leaders"))}
+
+    assert fig.layout.margin.t == fresh.layout.margin.t
+    assert fig.layout.yaxis.domain == fresh.layout.yaxis.domain
+    assert placed(fig) == placed(fresh)
+    after = frame_of_figure(fig.to_plotly_json())
+    assert after != before or fig.layout.yaxis.domain != domain  # the map shrank, or its domain was fitted to it
+    space = _facts_of(fig).space
+    assert space is not None and space.frame == after == frame_of_figure(fresh.to_plotly_json())
+    assert overlaps(fig) == []
+
+
 def _move_heads_on_names(fig: Any) -> list[tuple[str, str]]:
     """Pairs (name or badge, move's arrowhead or start circle) whose boxes intersect."""
     data = fig.to_plotly_json()

@@ -24,6 +24,7 @@ from medviz.apps.odds_chart import (
 )
 from medviz.engine import FirstOptionPolicy, play
 from medviz.engine.errors import IllegalAction
+from medviz.viz.state_map import DEFAULT_STATE_STYLE
 from medviz.rules.variant_middle_sea.ruleset import RULESET as VMS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,3 +127,51 @@ def test_committed_notebooks_are_what_the_generator_writes_with_outputs_stripped
 
 def test_percent_rounds_to_the_digits_asked() -> None:
     assert percent(Fraction(2, 3)) == "66.7%" and percent(0.5, 0) == "50%"
+
+
+def _notebook_map(name: str, marker: str) -> Any:
+    """The figure a notebook's map cell shows: the cells it needs run here (the game's, then the map's), the
+    last line of the map's cell evaluated as the notebook displays it."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    ns: dict[str, Any] = {}
+    exec("from medviz.engine import play, diff\nfrom medviz.rules.empires_revolt.ruleset import RULESET", ns)
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    game = next(s for s in cells if "game = play(" in s)
+    shown = next(s for s in cells if marker in s)
+    exec(game, ns)
+    *body, last = shown.strip().split("\n")
+    exec("\n".join(body), ns)
+    return eval(last.split("  #")[0], ns)
+
+
+def test_the_empires_revolt_map_has_no_mode_bar_and_no_blank_band_under_it() -> None:
+    """Its Mediterranean is wide: at 1100 x 660 the map took 402 px and left a blank band 140 px tall under the
+    key; plotly's mode bar sat over the title's end. The notebook's figure is only as tall as the map, the key
+    and the side panel need, and shows without a mode bar."""
+    import plotly.io as pio
+
+    from medviz.viz.placement import frame_of_figure
+    from medviz.viz.state_map import LEGEND_ROW_PX, MapFigure, panel_tops_px, shown_portrayal
+
+    fig = _notebook_map("tutorial-empires-revolt", "state_map(view")
+    data = fig.to_plotly_json()
+    layout = data["layout"]
+    height, top, bottom = layout["height"], layout["margin"]["t"], layout["margin"]["b"]
+    map_px = frame_of_figure(data).size_px[1]
+    plot = height - top - bottom
+    key = next(a for a in layout["annotations"] if a.get("name") == "panel-key")
+    key_bottom = top + (1 - key["y"]) * plot + (key["text"].count("<br>") + 1) * key["font"]["size"] * 1.35
+    assert key_bottom <= height - bottom + 2, "the key under the map runs off the figure"
+    assert height - key_bottom < 24, f"a blank band {height - key_bottom:.0f} px tall under the map's key"
+    assert layout["yaxis"]["domain"][1] == 1 and abs(plot * (1 - layout["yaxis"]["domain"][0]) - map_px) < 2
+    p = shown_portrayal(fig)
+    assert p is not None and layout["showlegend"] is True
+    assert panel_tops_px(DEFAULT_STATE_STYLE, p)["legend"] + (len(p.legend) + 1) * LEGEND_ROW_PX <= plot  # legend whole
+    assert isinstance(fig, MapFigure)
+    before = pio.renderers.default
+    pio.renderers.default = "plotly_mimetype"
+    try:
+        bundle = fig._repr_mimebundle_()
+    finally:
+        pio.renderers.default = before
+    assert bundle["application/vnd.plotly.v1+json"]["config"]["displayModeBar"] is False

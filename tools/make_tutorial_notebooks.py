@@ -389,7 +389,7 @@ it produces and who holds it."""),
 middle = turns[len(turns) // 2].seq
 view = RULESET.view_at(game, middle)
 assert set(view["owner"].values()) <= {"A", "B", "C"}
-state_map(view, ruleset=RULESET, width=1100, height=660)'''),
+state_map(view, ruleset=RULESET, width=1100, height=660, fit_height=True)  # only as tall as the wide map needs'''),
         md("""Step through the whole game, or change any die of any fight in the Dice Lab and see where the game goes
 instead (the branch re-runs from the turn before the die; the players decide again where the board differs)."""),
         code(r'''first_fight = next(r for r in game.rolls() if "/fight/throw-1/attacker/die-1" in getattr(r, "roll", ""))

@@ -176,32 +176,17 @@ class MapPane:
         its names, badges, title and side panel placed for that width; True if it changed.
 
         A responsive map is refitted to its width either way (the room was measured again because the
-        window, JupyterLab's side bar or full screen changed).
+        window, JupyterLab's side bar or full screen changed). Another height is laid out as another width is
+        (``_replan``: the axes sent by their parts, the names and badges placed for the map's new frame).
         """
-        from medviz.viz.state_map import state_map
-
         responsive = self.figure.layout.width is None
         new_width = int(width) if width and responsive and abs(width - self._make[0]) >= WIDTH_STEP else None
         if abs(height - self.height) < 6 and new_width is None:
             if responsive:
                 self.refit()  # the same height, another width (or scale): plotly.js fits the figure again
             return False
-        if new_width is not None:
-            self._replan(max(MIN_PLAN_WIDTH, new_width), height)
-            return True
-        width, style = self._make
-        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style).layout
-        layout = fresh.to_plotly_json()
-        # Only the parts a height changes (the width stays the browser's: the figure is responsive).
-        changes = {k: layout[k] for k in ("annotations", "xaxis", "yaxis", "legend", "meta", "height", "margin",
-                                          "title") if k in layout}
-        with self.figure.batch_update():
-            # plotly.js turns autosize off when it is given a height: it is sent off here and on again
-            # below, a message of its own, so the figure fits the width it has again.
-            self.figure.update_layout({**changes, **({"autosize": False} if responsive else {})}, overwrite=True)
-        if responsive:
-            self.figure.update_layout(autosize=True, uirevision=f"medviz-h{height}")
-        self.height = height
+        # another height: the map's frame changes with it, so its names and badges are placed again as for a width
+        self._replan(max(MIN_PLAN_WIDTH, new_width) if new_width is not None else int(self._make[0]), height)
         return True
 
     def _replan(self, width: int, height: int) -> None:
@@ -219,7 +204,11 @@ class MapPane:
         # The axes and legend by their parts: plotly.js merges an axis given whole into the one it has (the
         # map's domain for the old width stayed: the map was drawn in part of its room).
         changes.update({f"{k}.{part}": v for k in ("xaxis", "yaxis", "legend") for part, v in layout.get(k, {}).items()})
-        calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = [({}, {**changes, "autosize": False}, None)]
+        # plotly.js turns autosize off when it is given a height: off here and on again below (a message of its own),
+        # so a responsive figure fits the width it has again
+        responsive = fig.layout.width is None
+        calls: list[tuple[dict[str, Any], dict[str, Any], list[int] | None]] = [
+            ({}, {**changes, **({"autosize": False} if responsive else {})}, None)]
         for i, (mine, new) in enumerate(zip(fig.data, fresh.data)):
             if isinstance(mine.meta, Mapping) and "area" in mine.meta or mine.name == "marked-areas":
                 continue  # outlines and fills do not depend on the width
@@ -229,7 +218,8 @@ class MapPane:
             if restyle:
                 calls.append(({k: [v] for k, v in restyle.items()}, {}, [i]))
         self._send(calls)
-        fig.update_layout(autosize=True, uirevision=f"medviz-w{width}h{height}")
+        if responsive:
+            fig.update_layout(autosize=True, uirevision=f"medviz-w{width}h{height}")
         # The figure's facts (its frame, map share and last plan) are now those of the fresh layout.
         facts, made = _facts_of(fig), _facts_of(fresh)
         facts.map_domain, facts.space, facts.annotations = made.map_domain, made.space, {}

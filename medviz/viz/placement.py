@@ -32,6 +32,11 @@ BADGE_OUTLINE = 3.0
 #: Distance between two lines of plotly's text, and the height of one line's box, as shares of the font size.
 LINE_SPACING = 1.3
 LINE_BOX = 1.17
+#: Where plotly.js puts a point's first baseline below its point, as a share of the font size (before the
+#: offsets for the text position), and how far a line's box reaches above its baseline: Liberation Sans'
+#: ascent (0.905), which chromium rounds to whole pixels (11 px at 12 px: its text boxes measured).
+BASELINE = 0.75
+ASCENT = 0.91
 #: Pixels between a name and the badge under it, and between two badges.
 BADGE_GAP = 1.0
 ROW_GAP = 2.0
@@ -72,29 +77,36 @@ def text_size(text: str, size: float) -> tuple[float, float]:
     return widest * size * (1.08 if bold else 1.0) + 2.0, size * (LINE_BOX + LINE_SPACING * (len(lines) - 1))
 
 
-def text_top(size: float, lines: int, marker_size: float = 0.0, below: bool = False) -> float:
-    """Pixels from a point down to the top of its text's box, as plotly.js places a text point.
+def _past_marker(marker_size: float) -> float:
+    """Pixels plotly.js moves a text past its point's marker (``marker_size`` px across; none for size 0)."""
+    return marker_size / 1.6 + 1 if marker_size > 0 else 0.0
 
-    ``below``: ``textposition="bottom center"`` under a marker of ``marker_size`` (plotly moves the
-    text ``size/1.6 + 1`` px past it); else ``"middle center"``, which centres the lines a little
-    below the point. (plotly.js ``Drawing.textPointPosition``; checked against chromium's boxes.)
+
+def text_top(size: float, lines: int, marker_size: float = 0.0, below: bool = False) -> float:
+    """Pixels from a point down to the top of its text's box, as plotly.js places a text point (negative: above it).
+
+    plotly.js ``Drawing.textPointPosition`` puts the first baseline ``0.75 size`` below the point, plus
+    ``size/1.6 + 1`` px past a marker for ``below`` (``textposition="bottom center"``; a marker of size
+    0 adds nothing), minus half the lines' height for ``"middle center"``; the box starts one ascent
+    (``ASCENT``) above that baseline. Checked against chromium's boxes (tests/browser/test_map_text_boxes.py).
     """
     if below:
-        return 0.5 * size + marker_size / 1.6 + 1
-    return 0.5 * size - (1 + LINE_SPACING * (lines - 1)) * size / 2
+        return (BASELINE - ASCENT) * size + _past_marker(marker_size)
+    return (BASELINE - ASCENT) * size - (1 + LINE_SPACING * (lines - 1)) * size / 2
 
 
 def point_text_box(text: str, size: float, position: str = "middle center", marker_size: float = 0.0) -> Box:
     """The box (pixels, relative to its point, y down) of a scatter point's text at plotly ``textposition``.
 
     plotly.js ``Drawing.textPointPosition``: past a marker by ``size/1.6 + 1`` px on the sides the
-    position names; ``middle`` centres the lines a little below the point.
+    position names; the first baseline ``0.75 size`` below the point, less the lines' height for
+    ``top``, less half of it for ``middle``; the box one ascent above the baseline (``text_top``).
     """
     w, h = text_size(text, size)
     lines = len(re.split(r"<br\s*/?>", text))
-    r = marker_size / 1.6 + 1 if marker_size else 0.0
+    r = _past_marker(marker_size)
     sign_v = -1 if "top" in position else 1 if "bottom" in position else 0
-    top = 0.5 * size + sign_v * r + (sign_v - 1) * (1 + LINE_SPACING * (lines - 1)) * size / 2
+    top = (BASELINE - ASCENT) * size + sign_v * r + (sign_v - 1) * (1 + LINE_SPACING * (lines - 1)) * size / 2
     if "left" in position:
         left = -r - w
     elif "right" in position:
@@ -131,8 +143,13 @@ def segment_boxes(x0: float, y0: float, x1: float, y1: float, half_width: float,
 
 
 def marker_for_top(top: float, size: float) -> float:
-    """The (invisible) marker size that puts a ``bottom center`` text's top ``top`` px below its point."""
-    return max(0.0, (top - 0.5 * size - 1) * 1.6)
+    """The (invisible) marker size that puts a ``bottom center`` text's top ``top`` px below its point.
+
+    (plotly.js moves such a text ``marker/1.6 + 1`` px down past a marker, nothing past one of size 0:
+    a top less than 1 px below the text's own is reached with no marker.)
+    """
+    past = top - (BASELINE - ASCENT) * size
+    return max(0.0, (past - 1) * 1.6) if past >= 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -280,6 +297,8 @@ class Placed:
     moved: float = 0.0  # pixels from the label point
     #: Which name it carries: 0 the cluster's own, k its ``fallbacks[k - 1]`` (a shorter name, or none).
     label: int = 0
+    #: True when no free spot was found: it stays where the fewest of its boxes meet others.
+    crowded: bool = False
 
     @property
     def away(self) -> bool:
@@ -434,7 +453,8 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
                 else:
                     free = (dx, dy)
                     break
-            if free is None and last:  # nowhere free within reach: where the fewest of its boxes collide
+            crowded = free is None and last
+            if crowded:  # nowhere free within reach: where the fewest of its boxes collide
                 tries = [(sum(hits(a + dx, b + dy, r + dx, d + dy) for a, b, r, d in parts), math.hypot(dx, dy), dx, dy)
                          for dx, dy in within]
                 free = min(tries)[2:]
@@ -453,5 +473,5 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
         if math.hypot(dx, dy) > LEADER_AFTER and math.hypot(ex - px, ey - py) > 2:
             end = frame.to_data(ex, ey)
             leader = (c.x, c.y, end[0], end[1])
-        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3), k)
+        out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3), k, crowded)
     return out

@@ -32,6 +32,7 @@ from medviz.viz import basemap
 from medviz.viz import palette
 from medviz.viz.basemap import TRUE_SCALE_LAT, MapStyle, area_traces, base_map
 from medviz.viz.placement import (
+    BADGE_OUTLINE,
     LINE_BOX,
     LINE_SPACING,
     Box,
@@ -57,8 +58,8 @@ if TYPE_CHECKING:
 
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
-__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "Place", "Plan", "StateStyle", "changed_areas", "city_boxes",
-           "mark_areas", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+__all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "MapFigure", "Place", "Plan", "StateStyle", "changed_areas",
+           "city_boxes", "fitted_height", "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -455,13 +456,13 @@ def _mark_offsets(p: Portrayal, places: Mapping[str, Place], style: StateStyle,
     return offsets, boxes
 
 
-#: Pixels a step's marks keep below the map's top edge (their estimated boxes), where plotly clips their text.
-#: A page or a notebook draws the figure smaller than it was laid out (the exported page at 1280x720 at
-#: about 0.6 of 1600 px), while a text over its marker keeps its size in pixels: a fight's odds over its
-#: star, whose text plotly.js draws 28.6 px above the star's centre (``Drawing.textPointPosition``: first
-#: baseline ``0.75 size - (marker / 1.6 + 1) - size``, then the ascent; ``point_text_box`` estimates 19.3),
-#: stay inside at 0.6 when the star sits 48 px below the edge: its estimated text top 29 px.
-MARK_TOP_ROOM = 29.0
+#: Pixels a step's marks with a text over them keep below the map's top edge (their boxes' tops), where plotly
+#: clips their text. At the size the map was laid out for their boxes are where plotly.js draws them (none
+#: needed); but a page or a notebook may draw the figure smaller (the exported page at 1280x720 at about 0.6
+#: of the size it was laid out for), while a text over its marker keeps its size in pixels: a fight's odds
+#: over its star reach 28.6 px above the star's centre (``point_text_box``), inside the map at 0.6 when the
+#: star sits 48 px below its edge there, its text's top 19 px.
+MARK_TOP_ROOM = 19.0
 
 
 #: Above this share of the map's pixels covered by its full names (a small figure of a map with many long
@@ -497,16 +498,9 @@ def _name_variants(places: Mapping[str, Place], style: StateStyle, frame: MapFra
     return out
 
 
-def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
-               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
-               names: Mapping[str, tuple[str, ...]] | None = None
-               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
-    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
-    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
-    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
-    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
-    point."""
-    names = names if names is not None else _name_variants(places, style, frame)
+def _clusters(p: Portrayal, places: Mapping[str, Place], style: StateStyle, rows: Mapping[tuple[int, int], int],
+              names: Mapping[str, tuple[str, ...]]) -> list[Cluster]:
+    """Each named or badged area's name (and the shorter ones it may carry) with its badges stacked under it."""
     badges: dict[str, list[tuple[int, str]]] = {}
     for gi, group in enumerate(p.badges):
         for bi, badge in enumerate(group.badges):
@@ -522,6 +516,20 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
         stack = tuple(text_size(t, style.badge_size) for _, t in sorted(badges.get(a, [])))
         clusters.append(Cluster(a, pl.lon, pl.lat, (w, h), lines, size, stack,
                                 fallbacks=tuple(variants[1:]), rank=_RANK.get(pl.kind, 3)))
+    return clusters
+
+
+def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, frame: MapFrame,
+               rows: Mapping[tuple[int, int], int], fixed: tuple[Box, ...] = (),
+               names: Mapping[str, tuple[str, ...]] | None = None
+               ) -> tuple[dict[str, Placed], dict[str, Placed], dict[tuple[int, int], tuple[float, float]], MoveEnds]:
+    """Where each area's name and badges go so that none overlaps another (``medviz.viz.placement``), which
+    of its ``names`` each area carries (``Placed.label``); where the moves' ends are drawn (off the names and
+    badges, ``_move_ends``); where the marks of each area go (then, around them and off the moves' arrows:
+    a step's marks never move a name); and where each mark sits in its area's marks, in pixels from their
+    point."""
+    names = names if names is not None else _name_variants(places, style, frame)
+    clusters = _clusters(p, places, style, rows, names)
     # Names and badges do not step aside for the moves (an arrow starts and ends at label points: every
     # move would push names about, and the exported page would carry each layout, 3.1-3.7 MB instead
     # of 2.7 MB for a whole game); the step's marks keep off them.
@@ -546,8 +554,29 @@ def _placement(p: Portrayal, places: Mapping[str, Place], style: StateStyle, fra
             groups.append(Cluster(a, x, y, (0.0, 0.0), 0, _label_size(places[a].kind, style), (), tuple(extra),
                                   top_room=room))
         marks_at = place_clusters(groups, frame, style.badge_size, fixed + taken)
+        marks_at = _marks_over_names(clusters, placed, groups, marks_at, frame, style, fixed)
         placed = _names_under_marks_left_out(clusters, placed, groups, marks_at, frame, style)
     return placed, marks_at, offsets, ends
+
+
+def _droppable(c: Cluster) -> bool:
+    """A name alone that may be left out (its last fallback is no name): the step's marks may cover it."""
+    return not c.badges and bool(c.fallbacks) and c.fallbacks[-1][0] <= 0
+
+
+def _marks_over_names(clusters: list[Cluster], placed: Mapping[str, Placed], groups: list[Cluster],
+                      marks_at: dict[str, Placed], frame: MapFrame, style: StateStyle, fixed: tuple[Box, ...]) -> dict[str, Placed]:
+    """The marks that found no free spot (``Placed.crowded``) placed again over names alone, which are then left
+    out (``_names_under_marks_left_out``), rather than sitting on a city, a badge, a move or another mark."""
+    stuck = [g for g in groups if marks_at[g.area].crowded]
+    if not stuck:
+        return marks_at
+    bs = style.badge_size
+    kept = tuple(b for c in clusters if not _droppable(c) for b in placed_boxes(c, placed[c.area], frame, bs))
+    others = tuple(b for g in groups if g not in stuck for b in placed_boxes(g, marks_at[g.area], frame, bs))
+    again = place_clusters(stuck, frame, bs, fixed + kept + others)
+    # where even so none is free, the first placement (names kept) stands
+    return {**marks_at, **{a: at for a, at in again.items() if not at.crowded}}
 
 
 def _names_under_marks_left_out(clusters: list[Cluster], placed: dict[str, Placed], groups: list[Cluster],
@@ -849,12 +878,22 @@ def _fill_props(f: AreaFill, style: StateStyle) -> dict[str, Any]:
 
 
 def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_STYLE,
-              width: int | None = None, height: int | None = None, ruleset: Ruleset | None = None) -> go.Figure:
+              width: int | None = None, height: int | None = None, ruleset: Ruleset | None = None,
+              fit_height: bool = False) -> go.Figure:
     """Draw a game's view (or a ``Portrayal``) over its base map: fills, badges, overlays, panel, legend.
 
     ``ruleset`` portrays the view (default: the ruleset named by the view's ``game``); ``geo`` is
-    the map (default: the one the portrayal names, ``medviz.geo.load``).
+    the map (default: the one the portrayal names, ``medviz.geo.load``). ``fit_height``: ``height``
+    is the most the figure takes; a map wide for its height (Empire's Revolt's Mediterranean) gets a
+    figure only as tall as the map at its width, the key under it and the side panel need, no blank
+    band under the map. In a notebook the figure shows without plotly's mode bar (``MapFigure``).
     """
+    if fit_height:
+        fig = state_map(view, geo, style=style, width=width, height=height, ruleset=ruleset)
+        need = fitted_height(fig, style)
+        if need < (height or style.height) - 4:
+            fig = state_map(view, geo, style=style, width=width, height=need, ruleset=ruleset)
+        return fig
     rs = _ruleset_for(view, ruleset)
     geo = _geo(_map_of(view, rs)) if geo is None else geo
     places = places_of_map(geo)
@@ -931,13 +970,82 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     facts.ruleset = rs
     facts.last_view, facts.last_plan = view, plan
     facts.space = space
+    fig.__class__ = MapFigure  # (the same figure: only how a notebook shows it differs)
     return fig
+
+
+class MapFigure(go.Figure):  # type: ignore[misc]  # plotly has no type hints
+    """A state map's figure: a notebook shows it without plotly's mode bar, which would sit over the map's title
+    (as the apps' maps and the exported page have none). Everything else is ``go.Figure``'s."""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, validate: bool = True, **kwargs: Any) -> Any:
+        config = {"displayModeBar": False, "displaylogo": False, **(kwargs.pop("config", None) or {})}
+        return super()._repr_mimebundle_(include, exclude, validate, config=config, **kwargs)
+
+    def _ipython_display_(self) -> None:
+        import plotly.io as pio
+
+        if pio.renderers.render_on_display and pio.renderers.default:
+            pio.show(self, config={"displayModeBar": False, "displaylogo": False})
+        else:
+            print(repr(self))
+
+
+def fitted_height(fig: Any, style: StateStyle = DEFAULT_STATE_STYLE) -> int:
+    """The height (px) a state map needs at its width: its title, the map (as wide as its share of the width
+    allows), the key under it, and the side panel with its legend, whichever is taller."""
+    facts = _facts_of(fig)
+    plan = facts.last_plan
+    if facts.space is None or plan is None or plan.portrayal is None:
+        return int(fig.layout.height or style.height)
+    p = plan.portrayal
+    width = int(fig.layout.width or (fig.layout.meta or {}).get("width") or style.width)
+    frame = facts.space.frame
+    key = _key_lines(width, p) * (style.panel_size * 1.35) + 10
+    top, bottom = float(fig.layout.margin.t or 0), float(fig.layout.margin.b or 0)
+    by_map = top + bottom + (frame.y1 - frame.y0) * frame.px_y + key
+    legend = (len(p.legend) + (1 if p.legend_title else 0)) * LEGEND_ROW_PX + 10 if p.legend else 0
+    by_panel = VERTICAL_MARGIN + panel_tops_px(style, p)["legend"] + legend
+    return math.ceil(max(by_map, by_panel, 250))
 
 
 def shown_portrayal(fig: Any) -> Portrayal | None:
     """The portrayal a state map shows now (after ``state_map`` or its last ``update_state_map``)."""
     plan = _facts_of(fig).last_plan
     return plan.portrayal if plan is not None else None
+
+
+def placed_text_boxes(fig: Any, style: StateStyle = DEFAULT_STATE_STYLE) -> dict[tuple[str, int], Box]:
+    """Where the placement expects plotly.js to draw each name and badge the figure shows now: the box of
+    the text of point ``i`` of trace ``name`` (``labels:land``, a badge group), in pixels from the map's top
+    left corner (a badge's glyphs, without their outline). ``style``: the one the figure was drawn with."""
+    facts = _facts_of(fig)
+    plan, space, places = facts.last_plan, facts.space, facts.places
+    if plan is None or plan.portrayal is None or space is None:
+        return {}
+    p = plan.portrayal
+    style = dataclasses.replace(style, map_domain=facts.map_domain)
+    rows = _badge_rows(p, places)
+    names = _name_variants(places, style, space.frame)
+    placed = _placement(p, places, style, space.frame, rows, space.fixed, names)[0]
+    stacks = {}
+    for c in _clusters(p, places, style, rows, names):
+        at = placed[c.area]
+        shown = carried(c, at.label)
+        boxes = placed_boxes(c, at, space.frame, style.badge_size)
+        stacks[c.area] = (boxes[0] if shown.label[0] > 0 else None, boxes[1 if shown.label[0] > 0 else 0:])
+    out: dict[tuple[str, int], Box] = {}
+    for kind in LABELLED_KINDS:
+        for i, a in enumerate(a for a, pl in places.items() if pl.kind == kind):
+            name = stacks[a][0] if a in stacks else None
+            if name is not None:
+                out[(f"labels:{kind}", i)] = name
+    o = BADGE_OUTLINE
+    for gi, group in enumerate(p.badges):
+        for bi, badge in enumerate(group.badges):
+            b = stacks[badge.area][1][rows[(gi, bi)]]
+            out[(group.id, bi)] = Box(b.left + o, b.top + o, b.right - o, b.bottom - o)
+    return out
 
 
 def _map_share(geo: Any, width: int, height: int, style: StateStyle) -> float:
@@ -967,8 +1075,9 @@ def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
 PANEL_BOX_PX = 44.0
 
 
-def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal) -> float:
-    """Where the map's y domain starts so that it ends just below the drawn map (room for the key)."""
+def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal, top: float | None = None) -> float:
+    """Where the map's y domain starts so that it ends just below the drawn map (room for the key); ``top``:
+    the top margin, if not the figure's."""
     plot_h0 = max(200, height - 50)
     key_room = (_key_lines(width, p) * (style.panel_size * 1.35) + 10) / plot_h0
     try:
@@ -979,7 +1088,7 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
         return key_room
     margin = fig.layout.margin
     plot_w = (width - (margin.l or 0) - (margin.r or 0)) * style.map_domain
-    plot_h = height - (margin.t or 0) - (margin.b or 0)
+    plot_h = height - (margin.t or 0 if top is None else top) - (margin.b or 0)
     map_h = plot_w * (y1 - y0) * ratio / (x1 - x0)
     share = map_h / plot_h if plot_h > 0 else 1.0
     return max(key_room, min(0.5, 1.0 - share))
@@ -1178,7 +1287,24 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
         old = facts.last_plan
     else:
         old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs, space)
-    new = plan_view(new_view, places, style, None if isinstance(new_view, Portrayal) else rs, space)
+    portrayal = portrayal_of(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
+    relayout: dict[str, Any] = {}
+    retitled = (portrayal.title, portrayal.subtitle) != (old.title, old.subtitle)
+    if retitled:
+        width = fig.layout.width or (meta_w if isinstance(meta_w := (fig.layout.meta or {}).get("width"), (int, float)) else style.width)
+        height = fig.layout.height or style.height
+        fit = _title_fit(portrayal, width, dataclasses.replace(style, width=int(width), height=int(height)))
+        relayout["title.text"] = fit["text"]
+        if fig.layout.title.font.size != fit["size"]:
+            relayout["title.font.size"] = fit["size"]
+        if fig.layout.title.y != fit["y"]:
+            relayout["title.y"] = fit["y"]
+        if fig.layout.margin.t != fit["margin"]:
+            relayout["margin.t"] = fit["margin"]
+            if space is not None:  # a title on two lines (or back on one): the map moves, its names are placed again
+                space = facts.space = _reframe(fig, facts, portrayal, _map_of(new_view, rs), style, int(width), int(height),
+                                               fit["margin"], relayout)
+    new = _plan_portrayal(portrayal, places, style, space)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -1191,18 +1317,7 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             if props != old_part.get(uid) and uid in facts.traces:
                 per_trace[facts.traces[uid]] = dict(props)  # every key, so traces of a kind share a key set
                 changed += 1
-    relayout: dict[str, Any] = {}
-    if (new.title, new.subtitle) != (old.title, old.subtitle):
-        width = fig.layout.width or (meta_w if isinstance(meta_w := (fig.layout.meta or {}).get("width"), (int, float)) else style.width)
-        height = fig.layout.height or style.height
-        fit = _title_fit(new, width, dataclasses.replace(style, width=int(width), height=int(height)))
-        relayout["title.text"] = fit["text"]
-        if fig.layout.title.font.size != fit["size"]:
-            relayout["title.font.size"] = fit["size"]
-        if fig.layout.title.y != fit["y"]:
-            relayout["title.y"] = fit["y"]
-        if fig.layout.margin.t != fit["margin"]:
-            relayout["margin.t"] = fit["margin"]
+    if retitled:
         changed += 1
     if new.panel != old.panel:
         if not facts.annotations:
@@ -1225,6 +1340,30 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     if relayout:
         fig.plotly_update(restyle_data={}, relayout_data=relayout)
     return changed
+
+
+def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: StateStyle, width: int, height: int,
+             top: float, relayout: dict[str, Any]) -> MapSpace:
+    """The map's frame, city boxes and spilling names under a top margin of ``top`` px, the map's y domain
+    (and the key under it) fitted to it as ``state_map`` fits them; adds those moves to ``relayout``."""
+    layout = fig.layout
+    bottom = _map_bottom(fig, width, height, style, p, top=top)
+    domain = [bottom, 1.0]
+    if list(layout.yaxis.domain or ()) != domain:
+        relayout["yaxis.domain"] = domain
+    for i, ann in enumerate(layout.annotations):
+        if ann.name == "panel-key" and ann.y != bottom - 0.008:
+            relayout[f"annotations[{i}].y"] = bottom - 0.008
+    margin = {k: layout.margin[k] for k in ("l", "r", "t", "b") if layout.margin[k] is not None}
+    legend = layout.legend.to_plotly_json()
+    frame = frame_of_figure({
+        "layout": {"width": width, "height": height, "margin": {**margin, "t": top}, "showlegend": legend_fits(p, style, height),
+                   "legend": legend, "xaxis": {"range": list(layout.xaxis.range), "domain": list(layout.xaxis.domain or (0, 1))},
+                   "yaxis": {"range": list(layout.yaxis.range), "domain": domain, "scaleratio": layout.yaxis.scaleratio}},
+        "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    cities = facts.traces.get("cities")
+    return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
+                    _spilling_names(_geo(map_name), facts.places, frame, style))
 
 
 def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, relayout: dict[str, Any]) -> int:

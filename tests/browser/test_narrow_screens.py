@@ -13,6 +13,7 @@ runs it alone.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,12 @@ from typing import Any
 import pytest
 from helpers_sample import ROOT, open_and_run_all, scratch_notebook, wait_for
 from screen_fit import page_errors
+
+def _notebook_cell(name: str, marker: str) -> str:
+    """The source of a committed notebook's first code cell that contains ``marker``."""
+    cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return next("".join(c["source"]) for c in cells if c["cell_type"] == "code" and marker in "".join(c["source"]))
+
 
 CELLS = [
     """from medviz.engine import play
@@ -46,10 +53,8 @@ from medviz.rules.empires_revolt.ruleset import RULESET as ER
 
 game = play(ER, "conquest-3", {}, seed=4, players={"A": HeuristicPolicy(), "B": RandomPolicy(41), "C": HeuristicPolicy()})
 DiceLab(game)""",
-    """from medviz.viz import state_map  # as tutorial-empires-revolt.ipynb draws the middle of this game
-
-turns = [e for e in game.events if e.kind == "change" and e.change == "er-turn"]
-state_map(ER.view_at(game, turns[len(turns) // 2].seq), ruleset=ER, width=1100, height=660)""",
+    # tutorial-empires-revolt.ipynb's own cell: the map half-way through this game
+    "from medviz.viz import state_map\nRULESET = ER\n" + _notebook_cell("tutorial-empires-revolt", "state_map(view"),
 ]
 
 #: How a state map sits in its graph div: its drawn width and the width it was laid out for (meta.width),
@@ -124,6 +129,23 @@ def fitted(gds: list[Any], what: str, timeout: float = 20) -> list[str]:
         return seen[-1]
     return []
 
+
+#: The map's scale (pixels per unit across and down) as plotly.js draws it and as the kernel placed its names for.
+FRAME_JS = """
+(gd) => { const fl = gd._fullLayout, f = (gd.layout.meta || {}).frame;
+          return f ? {planned: [f[4], f[5]], drawn: [fl.xaxis._m, -fl.yaxis._m], height: fl.height,
+                      width: fl.width, planned_width: gd.layout.meta.width, domain: fl.yaxis.domain} : null; }
+"""
+
+#: Pixels of the figure under the map's key (the lowest words under the map), svg units.
+BAND_JS = """
+(gd) => {
+  const svg = gd.querySelector('svg.main-svg'), s = svg.getBoundingClientRect(), k = s.width / Number(svg.getAttribute('width'));
+  const key = Array.from(gd.querySelectorAll('.annotation')).map(a => a.getBoundingClientRect())
+    .filter(r => r.left - s.left < 0.2 * s.width);  // the key, at the left under the map (the panel is at the right)
+  return key.length ? (s.bottom - Math.max(...key.map(r => r.bottom))) / k : s.height / k;
+}
+"""
 
 #: The step's note: the box it shows in, and the lines of its first paragraph (page pixels).
 NOTE_JS = """
@@ -226,6 +248,22 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
         assert note["lines"] >= 2, note  # the long line wrapped
         page.screenshot(path=str(artifacts / f"jupyterlab-viewer-note-{w}x{h}.png"))
 
+    # -- 3b. A window only less tall (MapPane.resize with a height alone): the map drawn at the scale its names
+    # were placed for (the frame the kernel planned, layout.meta.frame), not in a stale domain -------------
+    gd = viewer.locator(".js-plotly-plot").first
+    tall = gd.evaluate("g => g._fullLayout.height")
+    page.set_viewport_size({"width": 1920, "height": 860})
+    viewer.evaluate("e => e.scrollIntoView({block: 'start'})")
+    try:
+        wait_for("the viewer's map to be laid out for a lower window",
+                 lambda: gd.evaluate("g => g._fullLayout.height") < tall - 20, timeout=20, every=0.5)
+    except pytest.fail.Exception:
+        problems.append(f"the viewer's map kept its height {tall} px in a window 860 px tall")
+    page.wait_for_timeout(1000)
+    f = gd.evaluate(FRAME_JS)
+    if f is None or any(abs(d - p) > 0.01 * p for d, p in zip(f["drawn"], f["planned"])):
+        problems.append(f"the viewer's map after a height-only resize is drawn at another scale than it was placed for: {f}")
+
     # -- 4. Empire's Revolt at 1600x1000, its DiceLab and its notebook's map: panel and legend inside ---------
     page.set_viewport_size({"width": 1600, "height": 1000})
     dicelab = cells.nth(3).locator(".medviz-app").first
@@ -235,6 +273,12 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     page.screenshot(path=str(artifacts / "jupyterlab-empires-revolt-dicelab-1600x1000.png"))
     fixed = cells.nth(4).locator(".js-plotly-plot").first  # 1,100 px wide as the notebook draws it
     problems += [p for p in map_problems(fixed, "Empire's Revolt's map 1,100 px wide") if "laid out for" not in p]
+    fixed.hover()  # plotly shows its mode bar on hover: none must come (it sat over the title's end)
+    if fixed.evaluate("g => g.querySelectorAll('.modebar-btn').length"):
+        problems.append("Empire's Revolt's map: a plotly mode bar over its title")
+    band = fixed.evaluate(BAND_JS)
+    if band > 24:
+        problems.append(f"Empire's Revolt's map: a blank band {band:.0f} px tall under its key")
     fixed.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "jupyterlab-empires-revolt-map-1600x1000.png"))
     assert not problems, "\n".join(problems)
