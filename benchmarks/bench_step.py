@@ -27,6 +27,7 @@ Goals (issue 5): step median <= 15 ms and >= 10x faster than a rebuild. The view
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -212,15 +213,15 @@ def run_consecutive(steps: int = 80, start: int = 400, seed: int = 1, rounds: in
     times: dict[str, list[float]] = {"resumed": [], "from scratch": []}
     drawn: dict[str, Any] = {}
     for _ in range(rounds):
-        for name in times:
+        for name, samples in times.items():
             placement.forget_placements()
             fig = state_map(views[0])
-            for prev, view in zip(views, views[1:]):
+            for prev, view in itertools.pairwise(views):
                 if name == "from scratch":
                     placement._RESUME.clear()
                 t = time.perf_counter()
                 update_state_map(fig, prev, view)
-                times[name].append(time.perf_counter() - t)
+                samples.append(time.perf_counter() - t)
             drawn[name] = fig.to_plotly_json()
     out = {}
     print(f"consecutive steps (events {start}..{start + len(views) - 1}, {len(views) - 1} steps x {rounds} rounds), go.Figure:")
@@ -241,7 +242,6 @@ def run_app(stride: int = 3, seed: int = 1490) -> dict[str, float]:
     the messages JSON-encoded as a kernel sends them (a comm that encodes and drops them)."""
     import json
 
-    import comm
     import ipywidgets.widgets.widget as widget_module
     from comm.base_comm import BaseComm
 

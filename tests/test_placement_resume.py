@@ -12,7 +12,14 @@ import pytest
 
 from medviz.engine import History
 from medviz.viz import placement
-from medviz.viz.placement import Box, Cluster, MapFrame, Placed, forget_placements, place_clusters
+from medviz.viz.placement import (
+    Box,
+    Cluster,
+    MapFrame,
+    Placed,
+    forget_placements,
+    place_clusters,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 #: 100 x 100 data units on 1000 x 1000 pixels.
