@@ -318,13 +318,21 @@ def step_starts(history: Any, notes: Any, most: int = 4) -> list[tuple[int, int]
     """
     from medviz.apps.model import ReplayModel
     from medviz.rules.medempires.view import history_view
+    from medviz.viz.state_map import _geo, places_of_map, plan_view
+
+    places = places_of_map(_geo("medempires"))
+
+    def drawn(seq: int) -> tuple[Any, ...]:
+        p = plan_view(history_view(history, seq), places)
+        return p.fills, p.badges, p.overlays, p.panel, p.title, p.subtitle
 
     model = ReplayModel(history)
     entries = sorted([*model.stops(), *model.bookmarks(notes)], key=lambda o: o[1])
     out = []
     for k, (_label, seq) in enumerate(entries):
         for j in range(1, most + 1):
-            if seq + j < len(history) and history_view(history, seq + j) != history_view(history, seq + j - 1):
+            # the map as drawn changes (a view may change in words the map does not show)
+            if seq + j < len(history) and drawn(seq + j) != drawn(seq + j - 1):
                 out.append((k + 1, j))
                 break
     return out
@@ -349,8 +357,8 @@ def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int
             page.locator("[data-bench-cell='1']").scroll_into_view_if_needed()
         for k in range(n):
             for name, page in pages.items():
-                if starts:
-                    entry, steps = starts[(k * 5) % len(starts)]
+                if starts:  # spread over the game, each start once while there are more starts than clicks
+                    entry, steps = starts[(k * len(starts) // max(1, n)) % len(starts)]
                     _timed(page, VIEWER_MAP, _jump_to(entry))
                     for _ in range(steps - 1):
                         page.evaluate(LAB_STEP)

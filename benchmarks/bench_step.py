@@ -5,12 +5,19 @@ Usage::
     python benchmarks/bench_step.py                  # 60 steps of a seeded Vespers game
     python benchmarks/bench_step.py --steps 120 --rebuilds 5
     python benchmarks/bench_step.py --pictures docs/img   # also draw the state-*.png pictures
+    python benchmarks/bench_step.py --consecutive 0       # without the consecutive steps
+    PYTHONPATH=../main python benchmarks/bench_step.py --app   # the Python of a ReplayViewer click (any checkout)
 
 Measured side by side in one run, on the same views:
 
 * **step** — ``update_state_map(fig, previous view, view)`` on a ``go.FigureWidget`` (what the
   apps do; every change leaves in one ``batch_update`` message) and on a plain ``go.Figure``;
-* **rebuild** — ``state_map(view)`` from scratch (what a naive app would do every step).
+* **rebuild** — ``state_map(view)`` from scratch (what a naive app would do every step);
+* **consecutive steps** — one event at a time, each step's placement of names and badges resumed from
+  the step before (what the apps do) and searched from scratch, in turns, and whether the two figures
+  end holding the same data;
+* ``--app`` — the Python of a ReplayViewer click (widgets, figure update, messages JSON-encoded) over a
+  whole replay; with ``PYTHONPATH`` another checkout's.
 
 Goals (issue 5): step median <= 15 ms and >= 10x faster than a rebuild. The views come from
 ``medviz.rules.medempires.view.history_view`` when the rules provide it; until then from
@@ -20,6 +27,7 @@ Goals (issue 5): step median <= 15 ms and >= 10x faster than a rebuild. The view
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -192,6 +200,85 @@ def run(steps: int = 60, rebuilds: int = 5, seed: int = 1) -> dict[str, float]:
     return {"widget_ms": w, "figure_ms": f, "rebuild_ms": r, "ratio": r / w}
 
 
+def run_consecutive(steps: int = 80, start: int = 400, seed: int = 1, rounds: int = 3) -> dict[str, float]:
+    """One event at a time (what the step button does), on a ``go.Figure``: each step's names and badges placed
+    resuming from the step before (``medviz.viz.placement``, as the apps and the export do), against the same
+    steps with no placement resumed (each searched afresh, as before placements resumed; a placement of
+    identical clusters still comes from the cache). Whole walks in turns, ``rounds`` times."""
+    from medviz.viz import placement
+
+    history = vespers_game(seed)
+    view_at = view_function()
+    views = [view_at(history, s) for s in range(start, min(len(history), start + steps + 1))]
+    times: dict[str, list[float]] = {"resumed": [], "from scratch": []}
+    drawn: dict[str, Any] = {}
+    for _ in range(rounds):
+        for name, samples in times.items():
+            placement.forget_placements()
+            fig = state_map(views[0])
+            for prev, view in itertools.pairwise(views):
+                if name == "from scratch":
+                    placement._RESUME.clear()
+                t = time.perf_counter()
+                update_state_map(fig, prev, view)
+                samples.append(time.perf_counter() - t)
+            drawn[name] = fig.to_plotly_json()
+    out = {}
+    print(f"consecutive steps (events {start}..{start + len(views) - 1}, {len(views) - 1} steps x {rounds} rounds), go.Figure:")
+    for name, samples in times.items():
+        s = sorted(samples)
+        out[name] = _median_ms(s)
+        print(f"  placement {name:<12}: median {out[name]:7.2f} ms  mean {1000 * statistics.mean(s):7.2f} ms"
+              f"  p90 {1000 * s[int(0.9 * (len(s) - 1))]:7.2f} ms")
+    print(f"  ratio from scratch / resumed (mean): "
+          f"{statistics.mean(times['from scratch']) / statistics.mean(times['resumed']):.2f}x;"
+          f" the two figures hold the same data: {drawn['resumed'] == drawn['from scratch']}")
+    return out
+
+
+def run_app(stride: int = 3, seed: int = 1490) -> dict[str, float]:
+    """The Python of a ReplayViewer click: the slider moved to every ``stride``-th event of the Vespers replay
+    (seed 1490, the historical players, as bench_click.py), each event shown once; widgets, figure update and
+    the messages JSON-encoded as a kernel sends them (a comm that encodes and drops them)."""
+    import json
+
+    import ipywidgets.widgets.widget as widget_module
+    from comm.base_comm import BaseComm
+
+    sent: list[int] = []
+
+    class EncodingComm(BaseComm):
+        def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None,
+                        **keys: Any) -> None:
+            sent.append(len(json.dumps(data, ensure_ascii=False, allow_nan=False, default=str)))
+
+    make = widget_module.comm.create_comm
+    widget_module.comm.create_comm = lambda *a, **k: EncodingComm(*a, **k)
+    try:
+        from medviz.apps import ReplayViewer
+        from medviz.rules.medempires.view import history_view
+
+        historical = RULESET.policies["historical"]()
+        history = play(RULESET, "vespers-1282", {}, seed=seed, players={"A": historical, "B": historical})
+        viewer = ReplayViewer(history, view_at=history_view, start=1)
+        assert viewer.map is not None
+        viewer.map.resize(560, 1100)  # as a 1280x720 window lays it out
+        times, size = [], []
+        for seq in range(2, len(history), stride):
+            sent.clear()
+            t = time.perf_counter()
+            viewer.slider.value = seq
+            times.append(time.perf_counter() - t)
+            size.append(sum(sent))
+    finally:
+        widget_module.comm.create_comm = make
+    s = sorted(times)
+    out = {"median_ms": _median_ms(s), "mean_ms": 1000 * statistics.mean(s), "p90_ms": 1000 * s[int(0.9 * (len(s) - 1))]}
+    print(f"ReplayViewer, Python of a click ({len(s)} slider moves, each event once): median {out['median_ms']:.2f} ms"
+          f"  mean {out['mean_ms']:.2f} ms  p90 {out['p90_ms']:.2f} ms; sent median {statistics.median(size) / 1000:.1f} kB")
+    return out
+
+
 def pictures(out: Path, seed: int = 1) -> list[Path]:
     """Draw the documentation pictures of the state map (set-up, politics, a battle, the end)."""
     from medviz.viz.commands import write_png
@@ -216,8 +303,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rebuilds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pictures", metavar="DIR", help="also write state-*.png pictures there")
+    p.add_argument("--consecutive", type=int, default=80, metavar="N",
+                   help="also N consecutive steps, placements resumed against from scratch (0: skip)")
+    p.add_argument("--app", action="store_true", help="only the Python of a ReplayViewer click (see run_app)")
     args = p.parse_args(argv)
+    if args.app:
+        run_app()
+        return 0
     run(args.steps, args.rebuilds, args.seed)
+    if args.consecutive:
+        run_consecutive(args.consecutive, seed=args.seed)
     if args.pictures:
         for path in pictures(Path(args.pictures), args.seed):
             print(f"wrote {path}")

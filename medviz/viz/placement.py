@@ -398,6 +398,57 @@ def place_clusters(clusters: Sequence[Cluster], frame: MapFrame, badge_size: flo
     return _place(tuple(clusters), frame, float(badge_size), tuple(fixed))
 
 
+@dataclass(frozen=True)
+class _Spot:
+    """Where a placement put one cluster, and what change of the boxes placed before it could move it."""
+
+    placed: Placed
+    taken: tuple[Box, ...]  # the boxes it put in the grid (pixels)
+    #: Every candidate it tried lies in this box (pixels): a box that left the grid elsewhere freed none of them.
+    region: Box | None
+    #: It took the last resort (where the fewest of its boxes collide): any box coming into ``region`` counts,
+    #: not only one meeting its spot.
+    counted: bool = False
+
+
+#: The last placement on each (frame, badge size, fixed boxes): its clusters in the order placed and their
+#: spots. A cluster's spot depends only on the boxes placed before it (the fixed ones and the clusters
+#: earlier in the order): the first free candidate, nearest first. The next placement on that frame takes
+#: an unchanged cluster's spot again when none of the boxes placed before it then and not now lies where it
+#: tried (a nearer candidate might be free now) and none placed before it now and not then meets that spot
+#: -- the same result as a search, without the search (a step changes a few areas' badges).
+_RESUME: dict[tuple[MapFrame, float, tuple[Box, ...]], tuple[list[Cluster], list[_Spot]]] = {}
+#: How many (frame, badge size, fixed boxes) ``_RESUME`` keeps (an app's map and its marks, the export's).
+RESUME_KEEP = 8
+
+
+def forget_placements() -> None:
+    """Forget every placement made (``place_clusters`` then searches every cluster afresh; for tests and benchmarks)."""
+    _RESUME.clear()
+    _place.cache_clear()
+
+
+def _still_there(spot: _Spot, removed: list[Box], added: list[Box]) -> bool:
+    """True when a search would put the cluster at ``spot`` again after ``removed`` left the grid and ``added``
+    came into it."""
+    if spot.region is None:
+        return True
+    cl, region = CLEARANCE, spot.region
+    if any(b.intersects(region, cl) for b in removed):
+        return False
+    if spot.counted:
+        return not any(b.intersects(region, cl) for b in added)
+    return not any(b.intersects(t, cl) for b in added for t in spot.taken)
+
+
+def _grown(left: float, top: float, right: float, bottom: float, by: float, into: Box | None) -> Box:
+    """The box grown ``by`` pixels on every side, joined with ``into`` (their bounds)."""
+    b = Box(left - by, top - by, right + by, bottom + by)
+    if into is None:
+        return b
+    return Box(min(b.left, into.left), min(b.top, into.top), max(b.right, into.right), max(b.bottom, into.bottom))
+
+
 @functools.lru_cache(maxsize=512)
 def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
            fixed: tuple[Box, ...]) -> dict[str, Placed]:
@@ -406,14 +457,35 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
     grid = _Grid()
     for b in fixed:
         grid.add(b)
+    key = (frame, badge_size, fixed)
+    old_order, old_spots = _RESUME.pop(key, ([], []))
+    old_at = {c.area: i for i, c in enumerate(old_order)}
+    spots: list[_Spot] = []
+    now: dict[str, _Spot] = {}  # the areas placed so far in this placement
     reach = REACH * width
     within = _OFFSETS[:bisect.bisect_right(_DISTANCES, reach)]
     further = _OFFSETS[:bisect.bisect_right(_DISTANCES, FURTHER * reach)]
     hits, hit = grid.hits, grid.hit
     out: dict[str, Placed] = {}
     for c in order:
+        i = old_at.get(c.area)
+        if i is not None and old_order[i] == c:
+            # The boxes placed before it then and not now (or elsewhere now), and now and not then.
+            removed = [b for a in old_order[:i] if a.area not in now or now[a.area] is not old_spots[old_at[a.area]]
+                       for b in old_spots[old_at[a.area]].taken]
+            added = [b for a, sp in now.items() if old_at.get(a, i) >= i or sp is not old_spots[old_at[a]] for b in sp.taken]
+            if _still_there(old_spots[i], removed, added):
+                spot = old_spots[i]
+                for b in spot.taken:
+                    grid.add(b)
+                out[c.area] = spot.placed
+                spots.append(spot)
+                now[c.area] = spot
+                continue
         px, py = frame.to_px(c.x, c.y)
         variants = [carried(c, k) for k in range(len(c.fallbacks) + 1)]
+        region: Box | None = None  # where the candidates tried lie
+        counted = False
         for k, v in enumerate(variants):
             last = k == len(variants) - 1
             boxes = [b.moved(px, py) for b in v.boxes(badge_size)]
@@ -453,20 +525,31 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
                 else:
                     free = (dx, dy)
                     break
+            if free is not None:
+                region = _grown(hl, ht, hr, hb, math.hypot(*free) + 1.0, region)
+            else:
+                region = _grown(hl, ht, hr, hb, (FURTHER if candidates is further else 1.0) * reach + 1.0, region)
             crowded = free is None and last
             if crowded:  # nowhere free within reach: where the fewest of its boxes collide
                 tries = [(sum(hits(a + dx, b + dy, r + dx, d + dy) for a, b, r, d in parts), math.hypot(dx, dy), dx, dy)
                          for dx, dy in within]
                 free = min(tries)[2:]
+                counted = True
+                region = _grown(hl, ht, hr, hb, reach + 1.0, region)
             if free is not None:
                 break
         if not boxes:
             out[c.area] = Placed(c.x, c.y, None, label=k)
+            spot = _Spot(out[c.area], (), region)
+            spot = old_spots[i] if i is not None and old_spots[i] == spot else spot
+            spots.append(spot)
+            now[c.area] = spot
             continue
         assert free is not None
         dx, dy = free
-        for b in boxes:
-            grid.add(b.moved(dx, dy))
+        taken = tuple(b.moved(dx, dy) for b in boxes)
+        for b in taken:
+            grid.add(b)
         x, y = frame.to_data(px + dx, py + dy)
         leader = None
         ex, ey = min(max(px, hl + dx), hr + dx), min(max(py, ht + dy), hb + dy)
@@ -474,4 +557,12 @@ def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
             end = frame.to_data(ex, ey)
             leader = (c.x, c.y, end[0], end[1])
         out[c.area] = Placed(x, y, leader, round(math.hypot(dx, dy), 3), k, crowded)
+        spot = _Spot(out[c.area], taken, region, counted)
+        if i is not None and old_spots[i] == spot:
+            spot = old_spots[i]  # where it was: the clusters after it see no change here
+        spots.append(spot)
+        now[c.area] = spot
+    _RESUME[key] = (order, spots)
+    while len(_RESUME) > RESUME_KEEP:
+        del _RESUME[next(iter(_RESUME))]
     return out
