@@ -1262,15 +1262,6 @@ class AragonTask(Historical):
             return Heuristic._garrison(self, s, side, land)
         return super()._garrison(s, side, land)
 
-    def _land_step(self, s: GameState, side: str, f: Any, opts: list[Any]) -> Any:
-        """In a guarded area France has entered, Aragon's force stays and never attacks: the area is not taken
-        while an Aragonese unit stands in it (13.0, ruling C), and a lost battle there would hand it over."""
-        if f.area in s.data.scenarios[s.scenario].victory.get("a_must_not_take", ()) \
-                and s.ctl.get(f.area) == "partial":
-            stay = [o for o in opts if o.verb not in ("attack", "move")]
-            return _end_or_first(stay) if stay else _end_or_first(opts)
-        return super()._land_step(s, side, f, opts)
-
 
 #: The player of Aragon's task, to which the heuristic hands Aragon's decisions (``Heuristic.DELEGATES_ARAGON``).
 ARAGON = AragonTask()
