@@ -4,7 +4,8 @@ It reads the live state (never changes it) and chooses among the legal options o
 decisions go to the battle doctrine (odds.Doctrine). Its habits: hold what it has, take cities
 (and the scenario's key areas) that are undefended or weaker than the force it can bring, carry
 armies by fleet to places it cannot walk to, spend its treasury, play politics for allies and
-thwart the opponent's attempts.
+thwart the opponent's attempts. Where a scenario is won by key areas alone (the Vespers, 13.0) it
+hands Aragon's decisions to ``AragonTask``: Sicily kept, Malta taken, the frontier guarded.
 """
 
 from __future__ import annotations
@@ -172,10 +173,6 @@ def _frontier_placement(data: _Same, scenario: str, power: str) -> dict[str, str
         out[counter] = to
         held[to] += weight[counter]
     return out
-
-
-#: Land units that count two on the Field/Naval Battle Table (data/tables.toml ``counts_double``).
-FIELD_DOUBLE = ("FA", "M")
 
 
 def keys_only(state: GameState, side: str) -> bool:
@@ -359,8 +356,8 @@ class Heuristic:
     def _setup(self, s: GameState, opts: list[Any]) -> Any:
         """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml).
 
-        Aragon's task (13.0) moves the field armies and mercenaries the deployment puts outside the four
-        guarded areas onto the frontier (``frontier_placement``); every other counter stands as deployed.
+        Aragon's task (13.0) moves the land units the deployment puts outside the four guarded areas onto
+        them, each other area keeping its cheapest unit (``frontier_placement``).
         """
         power = opts[0].power
         if self.ARAGON_TASK and power in PLAYER_POWERS and keys_only(s, PLAYER_POWERS[power]):
