@@ -20,7 +20,8 @@ def _game(seed: int, player: object) -> object:
 
 @pytest.fixture(scope="module")
 def expert_games() -> tuple[object, object, object]:
-    return _game(7, Expert()), _game(7, Expert()), _game(7, Heuristic())
+    # seed 11: since the heuristic Aragon plays its 13.0 task (issue 10) the expert keeps its every choice on seed 7
+    return _game(11, Expert()), _game(11, Expert()), _game(11, Heuristic())
 
 
 def test_expert_is_deterministic_for_a_seed(expert_games: tuple) -> None:
@@ -167,7 +168,7 @@ def test_rollouts_of_the_heuristics_own_choice_on_the_games_dice_replay_the_game
 
 
 def test_a_rollout_stops_once_the_vespers_is_decided_or_past_its_horizon() -> None:
-    h = _game(0, Heuristic())
+    h = _game(1, Heuristic())  # a game in which France takes a guarded area (on seed 0 it no longer does)
     guarded = ("upper_aragon", "rossello", "catalan_counties", "urgell")
     first, took, turn2 = None, None, None
     for _e, st in replay_states("vespers-1282", {}, h.events):

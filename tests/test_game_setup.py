@@ -28,6 +28,7 @@ def placed_by_power(s: GameState) -> dict[str, dict[str, dict[str, int]]]:
 
 
 def test_heuristic_set_up_is_the_default_deployment() -> None:
+    """Every counter where deployment.toml puts it, but Aragon's in the Vespers: ``frontier_placement``."""
     for scenario in ("standard", "vespers-1282"):
         s = set_up_state(scenario)
         dep = shipped_data().game_data.deployments[scenario]
@@ -40,6 +41,17 @@ def test_heuristic_set_up_is_the_default_deployment() -> None:
             assert where is not None
             cell = want.setdefault(power, {}).setdefault(where, {})
             cell[code] = cell.get(code, 0) + 1
+        if scenario == "vespers-1282":  # Aragon's task (13.0): the deployment's units outside the frontier move onto it
+            from medviz.rules.medempires.game.players import frontier_placement
+
+            m = shipped_data().game_map.areas
+            aragon = {a: dict(c) for a, c in want["aragon"].items() if m[a].kind == "sea"}
+            for counter, where in frontier_placement(shipped_data().game_data, scenario, "aragon").items():
+                code = counter.rsplit("-", 1)[0]
+                if code in ("FA", "L", "R", "M"):
+                    aragon.setdefault(where, {})[code] = aragon.get(where, {}).get(code, 0) + 1
+            assert aragon != want["aragon"]
+            want["aragon"] = aragon
         assert placed_by_power(s) == want
         assert setup_violations(s) == []
         assert s.start_ctl == s.ctl and s.ctl["abruzzi"] == "A" and s.ctl["genoa"] == "genoa"

@@ -64,3 +64,20 @@ def test_the_expert_is_compared_seed_by_seed_with_the_heuristic(winrates: Module
     text = winrates.paired(cache, ("standard",), 0, 3, {"standard": "expert:budget=4", "vespers-1282": "expert"})
     assert "| standard | Player A | 3 | 1 | 1 | 1 |" in text  # a draw for a loss, a draw kept, a win lost
     assert "| standard | Player B | 2 | 1 | 1 | 0 |" in text  # seed 2 unplayed; a win for a draw
+
+
+def test_forget_drops_a_players_games_in_one_scenario(winrates: ModuleType, tmp_path: Path) -> None:
+    def game(sc: str, a: str, b: str) -> dict[str, object]:
+        return {"scenario": sc, "A": a, "B": b, "seed": 0, "expert": "expert", "winner": "A",
+                "vp": {"A": 0, "B": 0}, "seconds": 1.0}
+
+    games = [game("vespers-1282", "heuristic", "random"), game("vespers-1282", "random", "expert"),
+             game("vespers-1282", "random", "historical"), game("standard", "heuristic", "heuristic")]
+    cache = tmp_path / "c.json"
+    winrates.save_cache(cache, {winrates._key(e): e for e in games})
+    assert winrates.main(["--forget", "vespers-1282:heuristic", "--cache", str(cache), "--no-play",
+                          "--scenarios", "standard", "--players", "heuristic"]) == 0
+    left = {(e["scenario"], e["A"], e["B"]) for e in winrates.load_cache(cache).values()}
+    assert left == {("vespers-1282", "random", "historical"), ("standard", "heuristic", "heuristic")}
+    assert winrates.main(["--forget", "vespers-1282", "--cache", str(cache), "--no-play"]) == 2
+    assert winrates.main(["--forget", "marathon:heuristic", "--cache", str(cache), "--no-play"]) == 2

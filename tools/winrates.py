@@ -12,6 +12,10 @@ Wilson 95% interval of each side's share of wins. ``--expert SPEC`` sets the exp
 (default ``expert``, its default budget); ``--expert-for SCENARIO=SPEC`` gives one scenario its own
 (the standard game is seven turns long: a smaller budget keeps its rows within reach). Runs in
 parallel write separate caches (``--cache``) and one table reads them all (``--merge``).
+
+The cache keys a game by the players' names, not by their code: after a change of a player's play,
+``--forget SCENARIO:PLAYER`` drops that scenario's cached games in which the player (or, for the
+heuristic, the expert that rolls it out) takes a side, so the next run plays them again.
 """
 
 from __future__ import annotations
@@ -77,6 +81,15 @@ def save_cache(path: Path, cache: dict[str, dict[str, Any]]) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(sorted(cache.values(), key=_key), indent=0))
     tmp.replace(path)
+
+
+def forget(cache: dict[str, dict[str, Any]], scenario: str, player: str) -> int:
+    """Drop ``scenario``'s games in which ``player`` plays (the heuristic: the expert's too); how many went."""
+    who = {player, "expert"} if player == "heuristic" else {player}
+    gone = [k for k, e in cache.items() if e["scenario"] == scenario and who & {e["A"], e["B"]}]
+    for k in gone:
+        del cache[k]
+    return len(gone)
 
 
 def table(cache: dict[str, dict[str, Any]], scenarios: tuple[str, ...], players: tuple[str, ...],
@@ -157,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--play", action=argparse.BooleanOptionalAction, default=True,
                     help="play missing games (--no-play: only print the table of the cache)")
     ap.add_argument("--update-doc", action="store_true", help=f"rewrite the table in {DOC}")
+    ap.add_argument("--forget", action="append", default=[], metavar="SCENARIO:PLAYER",
+                    help="drop the cached games of SCENARIO in which PLAYER plays (repeatable; after a change of play)")
     args = ap.parse_args(argv)
     scenarios = tuple(s for s in args.scenarios.split(",") if s)
     players = tuple(p for p in args.players.split(",") if p)
@@ -173,6 +188,16 @@ def main(argv: list[str] | None = None) -> int:
         experts[sc] = spec
     cache_path = Path(args.cache)
     cache = load_cache(cache_path)
+    for item in args.forget:
+        sc, colon, who = item.partition(":")
+        if sc not in SCENARIOS or not colon or who not in PLAYERS:
+            print(f"winrates: --forget {item!r}: give SCENARIO:PLAYER ({', '.join(SCENARIOS)}; "
+                  f"{', '.join(PLAYERS)})", file=sys.stderr)
+            return 2
+        gone = forget(cache, sc, who)
+        print(f"winrates: forgot {gone} cached {sc} games of {who}", file=sys.stderr)
+    if args.forget:
+        save_cache(cache_path, cache)
     extra: dict[str, dict[str, Any]] = {}
     for other in args.merge:
         extra.update(load_cache(Path(other)))

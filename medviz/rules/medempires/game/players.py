@@ -4,7 +4,8 @@ It reads the live state (never changes it) and chooses among the legal options o
 decisions go to the battle doctrine (odds.Doctrine). Its habits: hold what it has, take cities
 (and the scenario's key areas) that are undefended or weaker than the force it can bring, carry
 armies by fleet to places it cannot walk to, spend its treasury, play politics for allies and
-thwart the opponent's attempts.
+thwart the opponent's attempts. Where a scenario is won by key areas alone (the Vespers, 13.0) it
+hands Aragon's decisions to ``AragonTask``: Sicily kept, Malta taken, the frontier guarded.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from medviz.engine.policy import DecisionPoint
 from medviz.rules.medempires.choices import (
@@ -141,6 +142,39 @@ def _default_placement(data: _Same, scenario: str, power: str) -> dict[str, str]
     return out
 
 
+def frontier_placement(data: GameData, scenario: str, power: str) -> dict[str, str]:
+    """``default_placement`` with the land units it puts outside the areas Player A must not take (13.0)
+    moved onto them, strongest first, each to the guarded area weakest so far (then by name); every other
+    area keeps its cheapest unit (3.2: each must be occupied)."""
+    return _frontier_placement(_Same(data), scenario, power)
+
+
+@lru_cache(maxsize=64)
+def _frontier_placement(data: _Same, scenario: str, power: str) -> dict[str, str]:
+    out = dict(_default_placement(data, scenario, power))
+    guarded = tuple(data.obj.scenarios[scenario].victory.get("a_must_not_take", ()))
+    allowed = set(data.obj.setup[power].land_areas) if power in data.obj.setup else set()
+    guarded = tuple(a for a in guarded if a in allowed)
+    if not guarded:
+        return out
+    held = {a: 0 for a in guarded}
+    land = [c for c in out if c.rsplit("-", 1)[0] in _LAND_WEIGHT]
+    for counter in land:
+        if out[counter] in held:
+            held[out[counter]] += _LAND_WEIGHT[counter.rsplit("-", 1)[0]]
+    weight = {c: _LAND_WEIGHT[c.rsplit("-", 1)[0]] for c in land}
+    stay: dict[str, str] = {}  # each area outside the frontier keeps its cheapest unit (3.2: every Aragonese area occupied)
+    for counter in sorted(land, key=lambda c: (weight[c], _LOSS.get(c.rsplit("-", 1)[0], 5), c)):
+        stay.setdefault(out[counter], counter)
+    for counter in sorted(land, key=lambda c: (-weight[c], c)):
+        if out[counter] in held or stay.get(out[counter]) == counter:
+            continue
+        to = min(guarded, key=lambda a: (held[a], a))
+        out[counter] = to
+        held[to] += weight[counter]
+    return out
+
+
 def keys_only(state: GameState, side: str) -> bool:
     """The side wins by its scenario's key areas alone (Aragon in the Vespers, 13.0): other cities are no prize."""
     return side == "B" and state.data.scenarios[state.scenario].victory.get("kind") == "vespers"
@@ -243,6 +277,14 @@ def _held_by_now(state: GameState) -> dict[str | None, list[str]]:
     return out
 
 
+def _key_kingdoms(state: GameState) -> tuple[str, ...]:
+    """Powers (not France, Anjou or Aragon) with a home area among the areas Player B must hold (13.0: Sicily)."""
+    v = state.data.scenarios[state.scenario].victory
+    keys = set(v.get("b_must_control", ()))
+    return tuple(sorted(p for p, pw in state.data.powers.items()
+                        if p not in PLAYER_POWERS and keys & set(pw.home_areas)))
+
+
 def _would_invade(state: GameState, side: str, area: str) -> bool:
     """Entering ``area`` would make a neutral, or the other side's vassal, the other side's ally (10.1)."""
     bad = ("neutral", f"vassal:{other_side(side)}")
@@ -269,6 +311,16 @@ class Heuristic:
     """A sensible player for either side of either scenario (see the module docstring)."""
 
     spec: str = "heuristic"
+    #: Plays Aragon's own task where the scenario's victory is Aragon's key areas (13.0, ``keys_only``):
+    #: Sicily kept out of France's politics, Malta taken, the frontier held, the last move spent on what is
+    #: missing. The historical player steers by 1282-1310 instead and turns it off.
+    ARAGON_TASK: ClassVar[bool] = True
+    #: Aragon's decisions in such a scenario go to ``AragonTask`` (below), which adds Sicily's and Malta's play.
+    DELEGATES_ARAGON: ClassVar[bool] = True
+
+    def _aragon_task(self, s: GameState, side: str) -> bool:
+        """This decision is Aragon's in a scenario won by key areas alone (13.0) and the player plays that task."""
+        return self.ARAGON_TASK and keys_only(s, side)
 
     def choose(self, point: DecisionPoint) -> Any:
         """Pick one of ``point.options``."""
@@ -283,6 +335,8 @@ class Heuristic:
         opts = list(point.options)
         s: GameState = point.state
         side = point.actor
+        if self.DELEGATES_ARAGON and isinstance(s, GameState) and keys_only(s, side):
+            return ARAGON._choose(point)
         if k in BATTLE_DECISIONS:
             return self._battle(point)
         if k == Decision.SETUP:
@@ -300,8 +354,17 @@ class Heuristic:
         return opts[0]
 
     def _setup(self, s: GameState, opts: list[Any]) -> Any:
-        """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml)."""
-        want = default_placement(s.data, s.scenario, opts[0].power).get(opts[0].counter)
+        """Place the counter where the scenario's default deployment puts it (3.x, deployment.toml).
+
+        Aragon's task (13.0) moves the land units the deployment puts outside the four guarded areas onto
+        them, each other area keeping its cheapest unit (``frontier_placement``).
+        """
+        power = opts[0].power
+        if self.ARAGON_TASK and power in PLAYER_POWERS and keys_only(s, PLAYER_POWERS[power]):
+            want = frontier_placement(s.data, s.scenario, power).get(opts[0].counter)
+            if any(o.area == want for o in opts):
+                return next(o for o in opts if o.area == want)
+        want = default_placement(s.data, s.scenario, power).get(opts[0].counter)
         return next((o for o in opts if o.area == want), opts[0])
 
     def _place_option(self, s: GameState, side: str, opts: list[Any]) -> Any:
@@ -325,6 +388,10 @@ class Heuristic:
 
     # -- politics ------------------------------------------------------------------------------
     def _politics(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        if self._aragon_task(s, side):
+            mine = self._aragon_politics(s, side, k, opts)
+            if mine is not None:
+                return mine
         if k == Decision.THWART:
             return "thwart"
         if k == Decision.ADD_KING:
@@ -358,6 +425,32 @@ class Heuristic:
             if v > best_v:
                 best, best_v = o, v
         return best
+
+    def _last_move(self, s: GameState, side: str) -> bool:
+        """The side's operations phase is the game's last (5.1: Player B's follows Player A's in the last turn)."""
+        return side == "B" and s.phase == "operations-B" and s.turn >= s.data.scenarios[s.scenario].game_turns
+
+    def _aragon_politics(self, s: GameState, side: str, k: str, opts: list[Any]) -> Any:
+        """Aragon keeps the kingdom whose areas it must hold (Sicily, 13.0) on its side; None: the heuristic's way.
+
+        Its TP go into every roll (its counters, not its treasury, limit its recruits: 6.2); the King's
+        diplomacy and a Diplomacy marker are kept to thwart France while that kingdom is Aragon's ally and
+        France may still attempt diplomacy or vassalage this turn (7.0; France announces first in each
+        round); once France has turned it, winning it back is Aragon's first attempt (7.1).
+        """
+        if k == Decision.ADD_TP:
+            return "yes"
+        if k != Decision.ATTEMPT:
+            return None
+        foe = other_side(side)
+        kingdoms = _key_kingdoms(s)
+        for power in kingdoms:
+            if s.status.get(power) != f"ally:{side}" and Attempt("diplomacy", power) in opts:
+                return Attempt("diplomacy", power)
+        guarding = any(s.status.get(p) == f"ally:{side}" for p in kingdoms)
+        if guarding and s.hands[side].get("diplomacy", 0) <= 1 and {"diplomacy", "vassalage"} & set(s.political[foe]):
+            return "pass"
+        return None
 
     def _power_value(self, s: GameState, side: str, power: str) -> float:
         m = s.map.areas
@@ -460,6 +553,8 @@ class Heuristic:
         """A key area of the scenario that the side holds, with enemy land units next door: stay put."""
         if scenario_values(s, side).get(area, 0) < 3 or s.ctl.get(area) != side:
             return False
+        if self._aragon_task(s, side) and self._last_move(s, side):
+            return False  # nobody moves after this phase (13.0 is judged at the end)
         m = s.map.areas
         foe = other_side(side)
         if keys_only(s, side) and _near_threat(s, side, area):
@@ -574,6 +669,8 @@ class Heuristic:
         """Strength a fleet must leave in ``land`` when it loads there: a held key area keeps a guard."""
         if scenario_values(s, side).get(land, 0) < 3 or s.ctl.get(land) != side:
             return 0
+        if self._aragon_task(s, side) and self._last_move(s, side):
+            return 0  # held, no enemy in it, and nobody moves after this phase: every unit may sail
         threat = max((enemy_strength(s, b, side) for b in s.map.areas[land].neighbours), default=0)
         if keys_only(s, side):
             threat = max(threat, _near_threat(s, side, land))
@@ -832,6 +929,8 @@ class Historical(Heuristic):
     """
 
     spec: str = "historical"
+    ARAGON_TASK: ClassVar[bool] = False
+    DELEGATES_ARAGON: ClassVar[bool] = False
 
     def _vespers(self, s: GameState) -> bool:
         return s.scenario == "vespers-1282"
@@ -1131,6 +1230,38 @@ class Historical(Heuristic):
         dist = sea_distances(s.map, f.area)
         return any(min((dist.get(x, 99) for x in m[a].coasts), default=99) * mv
                    + (ld if s.ctl.get(a) == "A" else 0) <= f.ops for a in SICILY_LANDING)
+
+
+@dataclass(frozen=True)
+class AragonTask(Historical):
+    """The heuristic's Aragon where it wins by key areas alone (13.0: Sicily, Malta, the guarded frontier).
+
+    Built on the historical player's Sicilian and Maltese play in GT1 (recruits to Sicily, a squadron
+    bought for the port sea nearest Malta that carries Sicily's spare troops to the island, each Sicilian
+    area keeping its guard; Sicily's armies stay on the island) with the heuristic's frontier (the King
+    and the home armies stay home, where the heuristic sends them), its set-up with the field armies on
+    the frontier, its politics for Sicily and, in the game's last operations phase, every unit free to
+    take what 13.0 still lacks.
+    """
+
+    spec: str = "heuristic"
+    ARAGON_TASK: ClassVar[bool] = True
+
+    def _king_to_sicily(self, s: GameState) -> str | None:
+        return None  # the King stays with the frontier armies (his military value defends them, 10.3.1)
+
+    def _realm(self, s: GameState, side: str, area: str) -> tuple[str, ...] | None:
+        realm = super()._realm(s, side, area)
+        return realm if realm == SICILIAN_REALM else None
+
+    def _garrison(self, s: GameState, side: str, land: str) -> int:
+        if self._last_move(s, side):
+            return Heuristic._garrison(self, s, side, land)
+        return super()._garrison(s, side, land)
+
+
+#: The player of Aragon's task, to which the heuristic hands Aragon's decisions (``Heuristic.DELEGATES_ARAGON``).
+ARAGON = AragonTask()
 
 
 def historical_factory(arg: str = "") -> Historical:
