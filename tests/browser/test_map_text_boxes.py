@@ -62,7 +62,7 @@ def _views() -> dict[str, Any]:
     from medviz.rules.medempires.view import history_view
 
     h = _history()
-    out = {"third": history_view(h, len(h.events) // 3), "battle": history_view(h, 464),
+    out = {"third": history_view(h, len(h.events) // 3), "battle": history_view(h, 427),
            "politics": history_view(h, 275), "end": history_view(h, len(h.events) - 1)}
     assert {"battle", "interception"} <= {o["kind"] for o in out["battle"]["overlays"]}
     return out
