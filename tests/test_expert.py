@@ -239,7 +239,7 @@ def test_the_default_plan_plays_the_heuristics_games_byte_for_byte() -> None:
 
     for scenario, seed in (("standard", 2), ("vespers-1282", 3)):
         plain = play(RULESET, scenario, {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
-        planned = play(RULESET, scenario, {}, seed=seed, players={"A": Planned(Plan()), "B": Planned(Plan())})
+        planned = play(RULESET, scenario, {}, seed=seed, players={"A": Planned(plan=Plan()), "B": Planned(plan=Plan())})
         assert [e.to_dict() for e in planned.events] == [e.to_dict() for e in plain.events]
     e = Expert()
     assert e.player(Plan()) is e.base
@@ -255,7 +255,7 @@ def test_every_named_plan_changes_the_heuristics_play_somewhere() -> None:
         if plan == Plan():
             continue
         for seed in (0, 1, 2):
-            if _a_choices(play(RULESET, "standard", {}, seed=seed, players={"A": Planned(plan), "B": Heuristic()})) \
+            if _a_choices(play(RULESET, "standard", {}, seed=seed, players={"A": Planned(plan=plan), "B": Heuristic()})) \
                     != plain[seed]:
                 changed.add(name)
                 break

@@ -25,7 +25,7 @@ that byte for byte). The knobs, in the game's own words:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from medviz.rules.medempires.choices import Decision
@@ -73,8 +73,7 @@ PLANS: dict[str, Plan] = {
 class Planned(Heuristic):
     """The heuristic under a ``Plan``: with the default plan it is the heuristic, decision for decision."""
 
-    plan: Plan = Plan()
-    spec: str = "heuristic"
+    plan: Plan = field(default=Plan(), kw_only=True)
 
     # -- what to keep ------------------------------------------------------------------------------
     def _garrison(self, s: GameState, side: str, land: str) -> int:
