@@ -33,15 +33,29 @@ game and they weigh on the result (a standard-game Player A that never attempts 
 200 games against the heuristic, not 12%), so the rollouts there are worth their cost; the same
 clear-margin test decides.
 
+*Plans* (``plans.py``): before any of that, at its side's first decision of each game turn, the
+expert chooses the posture its side plays the turn under, among named plans of the heuristic
+(``plans.PLANS``: what to keep at home, where to strike, the treasury between politics and
+recruits, fleets or armies). Each plan is rolled out ``plans`` times from that decision to the
+game's end (its side under the plan, the other side the heuristic), on common random numbers
+(seed: game seed, expert seed, side, game turn, rollout); last turn's plan (the heuristic's own
+in GT1) stays unless another is *clearly* better by the same test as above (``clearly_better``),
+and the best of those that are is taken. Two screening rollouts of last turn's plan come first: if
+both win, the plan stays. The turn's plan is then the expert's own policy for the turn (its
+choice at every decision) and its side's policy in the rollouts of the decisions searched above.
+The choice is a pure function of the game so far (kept per run so it is searched once a turn).
+
 A rollout stops as soon as its result is decided (in the Vespers, once France has taken one of
 Aragon's guarded areas, 13.0 under ruling C, Player A has won whatever follows) or, with
 ``horizon=H``, after H more game turns; it is then judged as the game would be judged there.
 
-Spec: ``expert`` or ``expert:budget=N,width=W,horizon=H,politics=P,seed=S``. ``budget`` (default 16) is the
+Spec: ``expert`` or ``expert:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S``. ``budget`` (default 16) is the
 most rollouts per searched decision, ``width`` (default 3) the candidates compared, the
 heuristic's choice among them; ``horizon`` (default 0: to the game's end) the game turns a
 rollout plays beyond the current one; ``politics`` (default 3; 0: searched like the rest) the
-multiple of the budget spent on a politics attempt; ``seed`` (default 0) varies the rollouts' dice. Same spec
+multiple of the budget spent on a politics attempt; ``plans`` (default 8; below 2: no plan search,
+the heuristic's plan throughout) the rollouts of each plan at a game turn's start; ``budget=0``
+leaves only the plan search; ``seed`` (default 0) varies the rollouts' dice. Same spec
 and game seed, same game. ``benchmarks/bench_expert.py`` measures the time per game. Only the
 options the rules offer are ever chosen.
 """
