@@ -17,7 +17,7 @@ import time
 
 from medviz.engine import play
 from medviz.rules.medempires.game import expert as expert_module
-from medviz.rules.medempires.game.expert import BUDGET, WIDTH, Expert
+from medviz.rules.medempires.game.expert import BUDGET, PLAN_ROLLOUTS, WIDTH, Expert
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.ruleset import RULESET
 
@@ -29,8 +29,13 @@ class _Counted(Expert):
         _COUNT[0] += 1
         return super()._rollout(*args, **kwargs)  # type: ignore[arg-type]
 
+    def _plan_rollout(self, *args: object, **kwargs: object) -> float:
+        _COUNT[0] += 1
+        _COUNT[1] += 1
+        return super()._plan_rollout(*args, **kwargs)  # type: ignore[arg-type]
 
-_COUNT = [0]
+
+_COUNT = [0, 0]  # rollouts in all, of them plan rollouts (to the game's end, at a game turn's first decision)
 
 
 def main() -> None:
@@ -42,33 +47,36 @@ def main() -> None:
     ap.add_argument("--scenario", default="vespers-1282")
     ap.add_argument("--side", default="B", choices=("A", "B"))
     ap.add_argument("--horizon", type=int, default=0, help="game turns a rollout plays after the current one (0: to the end)")
+    ap.add_argument("--plans", type=int, default=PLAN_ROLLOUTS, help="rollouts per plan and game turn (0: no plan search)")
     ap.add_argument("--first-seed", type=int, default=0)
     args = ap.parse_args()
     wall = cpu = plain = 0.0
-    rollouts = 0
+    rollouts = plan_rollouts = 0
     wins = 0
     for seed in range(args.first_seed, args.first_seed + args.games):
         t = time.perf_counter()
         play(RULESET, args.scenario, {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
         plain += time.perf_counter() - t
         players = {"A": Heuristic(), "B": Heuristic()}
-        players[args.side] = _Counted(budget=args.budget, width=args.width, horizon=args.horizon)
-        _COUNT[0] = 0
+        players[args.side] = _Counted(budget=args.budget, width=args.width, horizon=args.horizon, plans=args.plans)
+        _COUNT[:] = [0, 0]
         t, c = time.perf_counter(), time.process_time()
         h = play(RULESET, args.scenario, {}, seed=seed, players=players)  # type: ignore[arg-type]
         dw, dc = time.perf_counter() - t, time.process_time() - c
         wall += dw
         cpu += dc
         rollouts += _COUNT[0]
+        plan_rollouts += _COUNT[1]
         wins += h.outcome["winner"] == args.side
-        print(f"seed {seed}: {dw:.1f} s wall, {dc:.1f} s CPU, {_COUNT[0]} rollouts, winner {h.outcome['winner']}",
+        print(f"seed {seed}: {dw:.1f} s wall, {dc:.1f} s CPU, {_COUNT[0]} rollouts ({_COUNT[1]} of plans), winner {h.outcome['winner']}",
               flush=True)
     n = args.games
-    spec = _Counted(budget=args.budget, width=args.width, horizon=args.horizon).spec
+    spec = _Counted(budget=args.budget, width=args.width, horizon=args.horizon, plans=args.plans).spec
     print(f"{args.scenario}, {spec} as Player {args.side} vs heuristic, "
           f"{n} games (module {expert_module.__name__}):")
     print(f"  {wall / n:.1f} s wall and {cpu / n:.1f} s CPU per game (goal for Vespers at the default budget: <= 30 s)")
-    print(f"  {rollouts / n:.0f} rollouts per game, {rollouts / cpu:.1f} rollouts per CPU second")
+    print(f"  {rollouts / n:.0f} rollouts per game ({plan_rollouts / n:.0f} of plans), "
+          f"{rollouts / cpu:.1f} rollouts per CPU second")
     print(f"  heuristic-only game of the same seeds: {plain / n:.3f} s; expert game / heuristic game = "
           f"{wall / plain:.0f}x")
     print(f"  expert won {wins} of {n}")

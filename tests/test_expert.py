@@ -78,11 +78,14 @@ def test_expert_spec_and_settings() -> None:
     assert expert_factory("horizon=2,width=4") == Expert(width=4, horizon=2)
     assert Expert(width=4, horizon=2).spec == "expert:width=4,horizon=2"
     assert expert_factory("politics=0") == Expert(politics=0)
+    assert expert_factory("plans=4") == Expert(plans=4) and Expert(plans=0).spec == "expert:plans=0"
     assert Expert(politics=5, seed=1).spec == "expert:politics=5,seed=1"
     assert isinstance(parse_policy("expert:width=3", RULESET.policies), Expert)
-    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2", "horizon=-1", "politics=x"):
-        with pytest.raises(MalformedInput, match="expert"):
+    for bad in ("budget", "depth=3", "budget=x", "budget=1,budget=2", "horizon=-1", "politics=x", "plans=x",
+                "plans=-2", "plans=1,plans=2", "plan=hold"):
+        with pytest.raises(MalformedInput, match="expert") as err:
             parse_policy(f"expert:{bad}", RULESET.policies)
+        assert "\n" not in str(err.value)
 
 
 def test_medviz_play_names_a_bad_expert_setting(capsys: pytest.CaptureFixture[str]) -> None:
@@ -229,3 +232,94 @@ def test_politics_candidates_come_in_the_heuristics_own_order() -> None:
         assert ranked[0] == default and len(ranked) == 4 and len({str(r) for r in ranked}) == 4
         assert all(r in options for r in ranked)
         assert ranked[1] == (second if second != "pass" or "pass" in options else ranked[1])
+
+
+# -- plans for the whole game (issue 10: a plan-level search) ------------------------------------------
+def test_the_default_plan_plays_the_heuristics_games_byte_for_byte() -> None:
+    from medviz.rules.medempires.game.plans import Plan, Planned
+
+    for scenario, seed in (("standard", 2), ("vespers-1282", 3)):
+        plain = play(RULESET, scenario, {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
+        planned = play(RULESET, scenario, {}, seed=seed, players={"A": Planned(plan=Plan()), "B": Planned(plan=Plan())})
+        assert [e.to_dict() for e in planned.events] == [e.to_dict() for e in plain.events]
+    e = Expert()
+    assert e.player(Plan()) is e.base
+
+
+def test_every_named_plan_changes_the_heuristics_play_somewhere() -> None:
+    from medviz.rules.medempires.game.plans import PLANS, Plan, Planned
+
+    plain = {seed: _a_choices(play(RULESET, "standard", {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()}))
+             for seed in (0, 1, 2)}
+    changed = set()
+    for name, plan in PLANS.items():
+        if plan == Plan():
+            continue
+        for seed in (0, 1, 2):
+            if _a_choices(play(RULESET, "standard", {}, seed=seed, players={"A": Planned(plan=plan), "B": Heuristic()})) \
+                    != plain[seed]:
+                changed.add(name)
+                break
+    assert changed == {n for n, p in PLANS.items() if p != Plan()}
+
+
+class _PlanScripted(Expert):
+    """The expert with plan rollouts scored by ``score(plan, k)``: no game is looked into."""
+
+    def __init__(self, score: object, **settings: int) -> None:
+        super().__init__(**settings)
+        object.__setattr__(self, "score", score)
+
+    def _plan_rollout(self, game: object, me: str, turn: int, first: int, plan: object, k: int) -> float:  # type: ignore[override]
+        return self.score(plan, k)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_plan_replaces_the_incumbent_only_when_clearly_ahead() -> None:
+    from medviz.rules.medempires.game.plans import PLANS, Plan
+
+    hold, retake = PLANS["hold"], PLANS["retake"]
+    ahead = _PlanScripted(lambda plan, k: 0.1 if plan == hold else 0.0)  # a VP and a half ... in every rollout
+    assert ahead._search_plans(None, "A", 2, 0, Plan()) == hold  # type: ignore[arg-type]
+    lucky = _PlanScripted(lambda plan, k: 1.0 if plan == hold and k == 3 else 0.0)  # one won rollout
+    assert lucky._search_plans(None, "A", 2, 0, Plan()) == Plan()  # type: ignore[arg-type]
+    often = _PlanScripted(lambda plan, k: (0.05 if k % 4 else -0.3) if plan == hold else 0.0)  # 6 of 8, worse on the whole
+    assert often._search_plans(None, "A", 2, 0, Plan()) == Plan()  # type: ignore[arg-type]
+    both = _PlanScripted(lambda plan, k: 0.1 if plan == hold else 0.2 if plan == retake else 0.0)
+    assert both._search_plans(None, "A", 2, 0, hold) == retake  # type: ignore[arg-type]  # the best of those clearly ahead
+    won = _PlanScripted(lambda plan, k: 1.0 if plan == hold else 2.0)  # the incumbent wins: the plan stays
+    assert won._search_plans(None, "A", 2, 0, hold) == hold  # type: ignore[arg-type]
+
+
+def test_the_plan_search_is_deterministic_legal_and_replayed_by_its_own_rollouts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = "expert:budget=0"  # the plan search alone
+    games = [play(RULESET, "standard", {}, seed=0, players={"A": parse_policy(spec, RULESET.policies),
+                                                             "B": Heuristic()}) for _ in range(2)]
+    assert [e.to_dict() for e in games[0].events] == [e.to_dict() for e in games[1].events]
+    mine = [e for e in games[0].events if isinstance(e, DecisionEvent) and e.actor == "A" and e.source == "policy"]
+    assert mine and all(e.choice in e.options for e in mine)
+    plain = play(RULESET, "standard", {}, seed=0, players={"A": Heuristic(), "B": Heuristic()})
+    assert _a_choices(games[0]) != _a_choices(plain)  # it changed plan somewhere (seed 0: strike=2 from GT2)
+    # A plan rollout of the plan the side played, on the game's own dice, ends as the game does.
+    monkeypatch.setattr(expert_module, "_rollout_seed", lambda game_seed, *rest: game_seed)
+    real = play(RULESET, "standard", {}, seed=5, players={"A": Heuristic(), "B": Heuristic()})
+    seen: list[float] = []
+
+    class Probe(Expert):
+        def choose(self, point: object) -> object:
+            game = expert_module.running_game()
+            if game is not None and point.turn == 3 and not seen:  # type: ignore[attr-defined]
+                from medviz.rules.medempires.game.plans import Plan
+
+                seen.append(self._plan_rollout(game, point.actor, 3, len(game.events), Plan(), 0))  # type: ignore[attr-defined]
+            return self.base.choose(point)  # type: ignore[arg-type]
+
+    again = play(RULESET, "standard", {}, seed=5, players={"A": Probe(), "B": Heuristic()})
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in real.events]
+    vp = real.outcome["vp"]
+    won = 1.0 if real.outcome["winner"] == "A" else 0.5 if real.outcome["winner"] == "draw" else 0.0
+    assert seen == [pytest.approx(won + expert_module.VP_WEIGHT * (vp["A"] - vp["B"]))]
+
+
+def _a_choices(h: object) -> dict[str, object]:
+    return {e.decision: e.choice for e in h.events if isinstance(e, DecisionEvent) and e.actor == "A"}  # type: ignore[attr-defined]

@@ -209,7 +209,7 @@ def _policy(spec: str, side: str, seed: int) -> Any:
     name = spec.partition(":")[0]
     if name not in POLICIES:
         raise MalformedInput(f"{flag} {spec[:60]!r}: a whole game's player is random[:SEED], heuristic, historical or "
-                             "expert[:budget=N,width=W,horizon=H,politics=P,seed=S]"
+                             "expert[:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S]"
                              + (" (doctrine plays single battles: medviz battle)" if name == "doctrine" else ""))
     if name not in ("random", "expert") and spec != name:
         raise MalformedInput(f"{flag} {spec[:60]!r}: {name} takes no ':' setting")
@@ -269,10 +269,10 @@ def _holder_name(pair: Any, holder: str | None) -> str:
 def play_arguments(parser: Any) -> None:
     """This game's flags for ``medviz play``: the two players, optional rules, override files."""
     parser.add_argument("--player-a", default="heuristic", metavar="POLICY",
-                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,horizon=H,politics=P,seed=S] "
+                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S] "
                              "(default heuristic; expert looks ahead, docs/rules-coverage.md)")
     parser.add_argument("--player-b", default="heuristic", metavar="POLICY",
-                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,horizon=H,politics=P,seed=S] "
+                        help="random[:SEED] | heuristic | historical | expert[:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S] "
                              "(default heuristic; expert looks ahead, docs/rules-coverage.md)")
     parser.add_argument("--option", action="append", metavar="NAME",
                         help="switch on an optional rule (repeatable): mercenaries, poison, territorial_concessions, "

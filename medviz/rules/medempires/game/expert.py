@@ -33,15 +33,29 @@ game and they weigh on the result (a standard-game Player A that never attempts 
 200 games against the heuristic, not 12%), so the rollouts there are worth their cost; the same
 clear-margin test decides.
 
+*Plans* (``plans.py``): before any of that, at its side's first decision of each game turn, the
+expert chooses the posture its side plays the turn under, among named plans of the heuristic
+(``plans.PLANS``: what to keep at home, where to strike, the treasury between politics and
+recruits, fleets or armies). Each plan is rolled out ``plans`` times from that decision to the
+game's end (its side under the plan, the other side the heuristic), on common random numbers
+(seed: game seed, expert seed, side, game turn, rollout); last turn's plan (the heuristic's own
+in GT1) stays unless another is *clearly* better by the same test as above (``clearly_better``),
+and the best of those that are is taken. Two screening rollouts of last turn's plan come first: if
+both win, the plan stays. The turn's plan is then the expert's own policy for the turn (its
+choice at every decision) and its side's policy in the rollouts of the decisions searched above.
+The choice is a pure function of the game so far (kept per run so it is searched once a turn).
+
 A rollout stops as soon as its result is decided (in the Vespers, once France has taken one of
 Aragon's guarded areas, 13.0 under ruling C, Player A has won whatever follows) or, with
 ``horizon=H``, after H more game turns; it is then judged as the game would be judged there.
 
-Spec: ``expert`` or ``expert:budget=N,width=W,horizon=H,politics=P,seed=S``. ``budget`` (default 16) is the
+Spec: ``expert`` or ``expert:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S``. ``budget`` (default 16) is the
 most rollouts per searched decision, ``width`` (default 3) the candidates compared, the
 heuristic's choice among them; ``horizon`` (default 0: to the game's end) the game turns a
 rollout plays beyond the current one; ``politics`` (default 3; 0: searched like the rest) the
-multiple of the budget spent on a politics attempt; ``seed`` (default 0) varies the rollouts' dice. Same spec
+multiple of the budget spent on a politics attempt; ``plans`` (default 8; below 2: no plan search,
+the heuristic's plan throughout) the rollouts of each plan at a game turn's start; ``budget=0``
+leaves only the plan search; ``seed`` (default 0) varies the rollouts' dice. Same spec
 and game seed, same game. ``benchmarks/bench_expert.py`` measures the time per game. Only the
 options the rules offer are ever chosen.
 """
@@ -58,6 +72,7 @@ from medviz.engine.game import GameSpec, RunningGame, run, running_game
 from medviz.engine.policy import AwaitingDecision, DecisionPoint, canonical, option_key
 from medviz.rules.medempires.choices import Decision
 from medviz.rules.medempires.game.options import Action, ForcePick
+from medviz.rules.medempires.game.plans import PLANS, Plan, Planned
 from medviz.rules.medempires.game.players import _MEMO, Heuristic, strength
 from medviz.rules.medempires.game.state import GameState, other_side
 from medviz.rules.medempires.game.turn import judge
@@ -85,6 +100,8 @@ MARGIN = 0.05
 WON = 0.75
 #: A paired difference smaller than this is a tie (scores are multiples of VP_WEIGHT).
 TIE = 1e-9
+#: Rollouts of each plan (plans.PLANS) at the side's first decision of a game turn, to the game's end.
+PLAN_ROLLOUTS = 8
 
 
 def _rollout_seed(*parts: Any) -> int:
@@ -115,6 +132,31 @@ def clearly_better(diffs: list[float]) -> bool:
     worse = sum(d < -TIE for d in diffs)
     return (sum(diffs) >= MARGIN * len(diffs) - TIE and better >= CLEAR_WINS
             and sign_p(better, worse) <= ALPHA)
+
+
+def score(state: GameState, me: str) -> float:
+    """A rollout's worth to ``me``: 1 won, 0.5 drawn, 0 lost, plus VP_WEIGHT per VP of margin (as judged there)."""
+    o = judge(state)
+    won = 1.0 if o["winner"] == me else 0.5 if o["winner"] == "draw" else 0.0
+    vp = o.get("vp", {})
+    return won + VP_WEIGHT * float(vp.get(me, 0) - vp.get(other_side(me), 0))
+
+
+def _on_record(events: Any) -> tuple[dict[str, tuple[str, Any]], dict[str, Any]]:
+    """The decisions and the dice (rolls, draws, shuffles) of ``events``, to replay them in a branch."""
+    recorded: dict[str, tuple[str, Any]] = {}
+    overrides: dict[str, Any] = {}
+    for e in events:
+        if isinstance(e, DecisionEvent):
+            recorded[e.decision] = (str(e.actor), e.choice)
+        elif isinstance(e, RollEvent):
+            overrides[e.roll] = e.value
+        elif isinstance(e, DrawEvent):
+            overrides[e.draw] = e.value
+        elif isinstance(e, ShuffleEvent):
+            for n in range(1, len(e.order) + 1):
+                overrides[f"{e.shuffle}/{n}"] = e.card_at(n)
+    return recorded, overrides
 
 
 def decided(state: GameState) -> str | None:
@@ -150,27 +192,32 @@ class Expert:
     seed: int = 0
     horizon: int = 0
     politics: int = POLITICS
+    plans: int = PLAN_ROLLOUTS
     base: Heuristic = field(default_factory=Heuristic)
+    #: Plans chosen so far, by (the run's event list, side, game turn): a cache of a pure function.
+    _chosen: dict[tuple[int, str, int], tuple[Any, Plan]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def spec(self) -> str:
         """``expert`` with its settings where they differ from the defaults."""
         parts = [f"{k}={v}" for k, v, d in (("budget", self.budget, BUDGET), ("width", self.width, WIDTH),
                                             ("horizon", self.horizon, 0), ("politics", self.politics, POLITICS),
-                                            ("seed", self.seed, 0)) if v != d]
+                                            ("plans", self.plans, PLAN_ROLLOUTS), ("seed", self.seed, 0)) if v != d]
         return "expert" + (":" + ",".join(parts) if parts else "")
 
     def choose(self, point: DecisionPoint) -> Any:
-        """The heuristic's choice, unless paired rollouts show another candidate clearly better."""
-        default = self.base.choose(point)
+        """The plan's choice, unless paired rollouts show another candidate clearly better."""
         game = running_game()
+        mine = self.player(self.plan_for(game, point)) if game is not None else self.base
+        default = mine.choose(point)
         if (game is None or self.budget < 2 * SCREEN or self.width < 2 or not searched(point)
                 or len(point.options) < 2 or (isinstance(point.state, GameState) and decided(point.state))):
             return default
         deep = point.kind == Decision.ATTEMPT and self.politics > 0
         budget = self.budget * self.politics if deep else self.budget
         horizon = 0 if deep else self.horizon
-        candidates = self.candidates(point, default, POLITICS_WIDTH if deep else self.width)
+        candidates = self.candidates(point, default, POLITICS_WIDTH if deep else self.width, mine)
         if len(candidates) < 2:
             return default
         base = [self._rollout(game, point, default, k, horizon) for k in range(SCREEN)]
@@ -198,27 +245,28 @@ class Expert:
         best = max(clear, key=lambda i: (sum(diffs[i]) / len(diffs[i]), -i))
         return candidates[best]
 
-    def candidates(self, point: DecisionPoint, default: Any, width: int | None = None) -> list[Any]:
+    def candidates(self, point: DecisionPoint, default: Any, width: int | None = None,
+                   base: Heuristic | None = None) -> list[Any]:
         """The heuristic's choice first, then the others the heuristic rates best, ``width`` at most."""
         s = point.state
+        h = self.base if base is None else base
         width = self.width if width is None else width
         opts = [o for o in point.options if canonical(o) != canonical(default)]
         if isinstance(s, GameState):
             token = _MEMO.set({})
             try:
                 if point.kind == Decision.FORCE:
-                    opts = self._rank_forces(s, point.actor, opts)
+                    opts = self._rank_forces(s, point.actor, opts, h)
                 elif point.kind == Decision.RECRUIT_PLACE:
-                    opts = self._rank_places(s, point.actor, opts, width)
+                    opts = self._rank_places(s, point.actor, opts, width, h)
                 elif point.kind == Decision.ATTEMPT:
-                    opts = self._rank_attempts(s, point.actor, opts, width)
+                    opts = self._rank_attempts(s, point.actor, opts, width, h)
             finally:
                 _MEMO.reset(token)
         return [default, *opts[: width - 1]]
 
-    def _rank_forces(self, s: GameState, side: str, opts: list[Any]) -> list[Any]:
+    def _rank_forces(self, s: GameState, side: str, opts: list[Any], h: Heuristic) -> list[Any]:
         """Whole forces (``|all``) and ending the phase, by the heuristic's plan value, best first."""
-        h = self.base
         tg = h._targets(s, side)
         m = s.map.areas
 
@@ -234,22 +282,22 @@ class Expert:
         whole = [o for o in opts if o == "end phase" or (isinstance(o, ForcePick) and o.what == "all")]
         return sorted(whole, key=lambda o: (-value(o), str(option_key(o))))
 
-    def _rank_places(self, s: GameState, side: str, opts: list[Any], width: int) -> list[Any]:
+    def _rank_places(self, s: GameState, side: str, opts: list[Any], width: int, h: Heuristic) -> list[Any]:
         """Areas for a new unit, most threatened or valuable first (the heuristic's own order)."""
         ranked: list[Any] = []
         left = list(opts)
         while left and len(ranked) < width:
-            pick = self.base._place_option(s, side, left)
+            pick = h._place_option(s, side, left)
             ranked.append(pick)
             left.remove(pick)
         return ranked
 
-    def _rank_attempts(self, s: GameState, side: str, opts: list[Any], width: int) -> list[Any]:
+    def _rank_attempts(self, s: GameState, side: str, opts: list[Any], width: int, h: Heuristic) -> list[Any]:
         """Political attempts and the pass, in the heuristic's own order (its pick among those left, again)."""
         ranked: list[Any] = []
         left = list(opts)
         while left and len(ranked) < width:
-            pick = self.base._politics(s, side, Decision.ATTEMPT, left)
+            pick = h._politics(s, side, Decision.ATTEMPT, left)
             if pick not in left:  # the heuristic passes, and the pass was its choice already
                 pick = left[0]
             ranked.append(pick)
@@ -257,47 +305,98 @@ class Expert:
         return ranked
 
     def _rollout(self, game: RunningGame, point: DecisionPoint, choice: Any, k: int, horizon: int | None = None) -> float:
-        """One look-ahead: this decision taken as ``choice``, the rest played by the heuristic, scored for the actor."""
+        """One look-ahead: this decision taken as ``choice``, the rest played by the heuristic (the actor's
+        side under its plan of the turn), scored for the actor."""
         spec = game.spec
         snap = game.snapshots[-1]
         events = list(game.events)
-        recorded: dict[str, tuple[str, Any]] = {}
-        overrides: dict[str, Any] = {}
-        for e in events[snap.seq:]:
-            if isinstance(e, DecisionEvent):
-                recorded[e.decision] = (str(e.actor), e.choice)
-            elif isinstance(e, RollEvent):
-                overrides[e.roll] = e.value
-            elif isinstance(e, DrawEvent):
-                overrides[e.draw] = e.value
-            elif isinstance(e, ShuffleEvent):
-                for n in range(1, len(e.order) + 1):
-                    overrides[f"{e.shuffle}/{n}"] = e.card_at(n)
+        recorded, overrides = _on_record(events[snap.seq:])
         recorded[point.decision] = (point.actor, option_key(choice))
         turn = point.turn if point.turn is not None else getattr(point.state, "turn", 0)
         horizon = self.horizon if horizon is None else horizon
-        player = RolloutPlayer(self.base, turn + horizon if horizon else 0)
-        players = {seat: player for seat in spec.players}
+        last = turn + horizon if horizon else 0
+        me = point.actor
+        plan = self.plan_for(game, point)
+        players = {seat: RolloutPlayer(self.player(plan) if seat == me else self.base, last) for seat in spec.players}
         seed = _rollout_seed(spec.seed, self.seed, point.decision, k)
         branch = GameSpec(spec.ruleset, spec.scenario, spec.options, seed, players, overrides, recorded)
         result = run(branch, start=snap, prefix=events[:snap.seq], keep_snapshots=False)  # nobody branches a rollout
-        o = judge(result.state)  # at the game's end, or where the rollout paused (decided, or the horizon)
-        me = point.actor
-        won = 1.0 if o["winner"] == me else 0.5 if o["winner"] == "draw" else 0.0
-        vp = o.get("vp", {})
-        return won + VP_WEIGHT * float(vp.get(me, 0) - vp.get(other_side(me), 0))
+        return score(result.state, me)  # at the game's end, or where the rollout paused (decided, or the horizon)
+
+    # -- the plan of each game turn ------------------------------------------------------------------
+    def player(self, plan: Plan) -> Heuristic:
+        """The heuristic under ``plan`` (the heuristic itself under the default plan)."""
+        return self.base if plan == Plan() else Planned(plan=plan)
+
+    def plan_for(self, game: RunningGame, point: DecisionPoint) -> Plan:
+        """The plan the actor's side plays this game turn (chosen at its first decision of the turn)."""
+        if self.plans < SCREEN or not isinstance(point.state, GameState):
+            return Plan()
+        turn = point.turn if point.turn is not None else point.state.turn
+        return self._plan_of_turn(game, point.actor, int(turn or 0), current=True)
+
+    def _plan_of_turn(self, game: RunningGame, me: str, turn: int, current: bool = False) -> Plan:
+        """The plan of game turn ``turn``: searched at the side's first decision of that turn, last turn's
+        plan if the side had none then; the default plan before the first game turn (the set-up)."""
+        if turn < 1:
+            return Plan()
+        events = game.events
+        key = (id(events), me, turn)
+        hit = self._chosen.get(key)
+        if hit is not None and hit[0] is events:
+            return hit[1]
+        first = next((e.seq for e in events if isinstance(e, DecisionEvent) and e.actor == me and e.turn == turn), None)
+        if first is None and current:
+            first = len(events)  # this decision is the side's first of the turn
+        incumbent = self._plan_of_turn(game, me, turn - 1)
+        plan = incumbent if first is None else self._search_plans(game, me, turn, first, incumbent)
+        if len(self._chosen) > 64:
+            self._chosen.clear()
+        self._chosen[key] = (events, plan)
+        return plan
+
+    def _search_plans(self, game: RunningGame, me: str, turn: int, first: int, incumbent: Plan) -> Plan:
+        """Roll every plan out to the game's end from the turn's first decision; a plan replaces the
+        incumbent (last turn's) only if clearly better on common random numbers (``clearly_better``)."""
+        plans = [incumbent, *[p for p in PLANS.values() if p != incumbent]]
+        base = [self._plan_rollout(game, me, turn, first, incumbent, k) for k in range(SCREEN)]
+        if all(x >= WON for x in base):
+            return incumbent  # the side wins on this plan: nothing to gain
+        base += [self._plan_rollout(game, me, turn, first, incumbent, k) for k in range(SCREEN, self.plans)]
+        ahead: list[tuple[float, int]] = []
+        for i, plan in enumerate(plans[1:], 1):
+            diffs = [self._plan_rollout(game, me, turn, first, plan, k) - base[k] for k in range(SCREEN)]
+            if sum(diffs) < -TIE:
+                continue  # behind after the screening rollouts: out of the race
+            diffs += [self._plan_rollout(game, me, turn, first, plan, k) - base[k] for k in range(SCREEN, self.plans)]
+            if clearly_better(diffs):
+                ahead.append((sum(diffs) / len(diffs), -i))
+        return plans[-max(ahead)[1]] if ahead else incumbent
+
+    def _plan_rollout(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
+        """The game from the side's first decision of ``turn`` to its end: the side under ``plan``, the other the heuristic."""
+        spec = game.spec
+        snap = next((x for x in reversed(game.snapshots) if x.seq <= first), None)
+        events = list(game.events[:first])
+        start = snap.seq if snap is not None else 0
+        recorded, overrides = _on_record(events[start:])
+        players = {seat: RolloutPlayer(self.player(plan) if seat == me else self.base) for seat in spec.players}
+        seed = _rollout_seed(spec.seed, self.seed, "plan", me, turn, k)
+        branch = GameSpec(spec.ruleset, spec.scenario, spec.options, seed, players, overrides, recorded)
+        result = run(branch, start=snap, prefix=events[:start], keep_snapshots=False)
+        return score(result.state, me)
 
 
-SETTINGS = ("budget", "width", "horizon", "politics", "seed")
+SETTINGS = ("budget", "width", "horizon", "politics", "plans", "seed")
 
 
 def expert_factory(arg: str = "") -> Expert:
-    """``expert[:budget=N,width=W,horizon=H,politics=P,seed=S]`` (module docstring)."""
+    """``expert[:budget=N,width=W,horizon=H,politics=P,plans=R,seed=S]`` (module docstring)."""
     settings: dict[str, int] = {}
     for part in filter(None, arg.split(",")):
         key, eq, value = part.partition("=")
         if key not in SETTINGS or not eq:
-            raise ValueError(f"expert takes budget=N, width=W, horizon=H, politics=P and seed=S (comma-separated), "
+            raise ValueError(f"expert takes budget=N, width=W, horizon=H, politics=P, plans=R and seed=S (comma-separated), "
                              f"not {part!r}")
         if not value.isdigit() or len(value) > 9:
             raise ValueError(f"expert's {key} must be a whole number >= 0 of at most 9 digits, not {value!r}")
@@ -306,5 +405,5 @@ def expert_factory(arg: str = "") -> Expert:
         settings[key] = int(value)
     return Expert(budget=settings.get("budget", BUDGET), width=settings.get("width", WIDTH),
                   seed=settings.get("seed", 0), horizon=settings.get("horizon", 0),
-                  politics=settings.get("politics", POLITICS))
+                  politics=settings.get("politics", POLITICS), plans=settings.get("plans", PLAN_ROLLOUTS))
 

@@ -1,0 +1,54 @@
+"""Each named plan of the heuristic (game/plans.py) fixed for a whole game, against the heuristic.
+
+    PYTHONPATH=. .venv/bin/python tools/plan_rates.py                     # standard, Player A, seeds 0-39
+    PYTHONPATH=. .venv/bin/python tools/plan_rates.py --side B --games 100 --scenario vespers-1282
+
+Prints, per plan, the games its side wins, draws and its mean VP margin, beside the heuristic's own
+(the plan ``heuristic``), and the hindsight best: per seed the best result any plan got on that
+seed's dice (what choosing one plan per game could give at most, knowing the dice; the expert does
+not know them, and changes plan turn by turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from medviz.engine import play
+from medviz.rules.medempires.game.players import Heuristic
+from medviz.rules.medempires.game.plans import PLANS, Planned
+from medviz.rules.medempires.ruleset import RULESET
+
+
+def main() -> None:
+    """Play every plan on the same seeds and print the table."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenario", default="standard")
+    ap.add_argument("--side", default="A", choices=("A", "B"))
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--first-seed", type=int, default=0)
+    args = ap.parse_args()
+    me, foe = args.side, "B" if args.side == "A" else "A"
+    rank = {me: 2, "draw": 1, foe: 0}
+    best: dict[str, int] = {me: 0, "draw": 0, foe: 0}
+    rows: dict[str, list[tuple[str, int]]] = {name: [] for name in PLANS}
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    for seed in seeds:
+        results = []
+        for name, plan in PLANS.items():
+            players = {me: Planned(plan=plan), foe: Heuristic()}
+            o = play(RULESET, args.scenario, {}, seed=seed, players=players).outcome
+            rows[name].append((o["winner"], o["vp"][me] - o["vp"][foe]))
+            results.append(o["winner"])
+        best[max(results, key=lambda w: rank[w])] += 1
+    n = len(seeds)
+    print(f"{args.scenario}, each plan as Player {me} against the heuristic, seeds {seeds[0]}-{seeds[-1]} (n = {n}):")
+    for name, res in rows.items():
+        wins = sum(w == me for w, _ in res)
+        draws = sum(w == "draw" for w, _ in res)
+        print(f"  {name:10s} {PLANS[name].describe():28s} wins {wins:3d}  draws {draws:3d}  "
+              f"mean VP margin {sum(m for _, m in res) / n:+.2f}")
+    print(f"  hindsight best plan per seed: wins {best[me]}, draws {best['draw']}, losses {best[foe]}")
+
+
+if __name__ == "__main__":
+    main()
