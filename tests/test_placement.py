@@ -360,6 +360,48 @@ def test_a_placement_holds_when_the_browser_draws_the_map_wider(planned: tuple[i
     assert overlaps(wider) == []
 
 
+def _drawn_at(fig: Any, px_x: float) -> Any:
+    """The figure as a page draws its map alone at ``px_x`` pixels per degree (the map the whole figure, no legend)."""
+    data = fig.to_plotly_json()
+    layout = data["layout"]
+    (x0, x1), (y0, y1) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    ratio = layout["yaxis"].get("scaleratio") or 1.0
+    layout.update(width=px_x * (x1 - x0) + 12, height=px_x * ratio * (y1 - y0) + 12, showlegend=False,
+                  margin={"l": 6, "r": 6, "t": 6, "b": 6})
+    layout["xaxis"]["domain"], layout["yaxis"]["domain"] = [0, 1], [0, 1]
+    drawn = type(fig)(data)
+    assert abs(frame_of_figure(drawn.to_plotly_json()).px_x - px_x) < 1e-6
+    return drawn
+
+
+def test_a_map_placed_for_a_smaller_drawing_stays_apart_there_and_larger() -> None:
+    """``place_at_scale``: the exported page's figure (1280x800) is drawn smaller on a 1280x720 screen. Placed
+    for its own frame its names and badges meet there; placed for that scale they meet neither there nor drawn
+    larger (at 1920x1080), and later steps keep that scale (here the end, whose title takes two lines)."""
+    from medviz.rules.medempires.view import history_view
+
+    from medviz.viz.state_map import _facts_of, place_at_scale
+
+    h = _history("vespers-1282-seed-1.json.gz")
+    middle, end = history_view(h, len(h.events) // 2), history_view(h, len(h.events) - 1)
+    small = 25.4  # px per degree: chromium's 1280x720 page over the win-probability strip
+    fig = state_map(middle, width=1280, height=800)
+    own = frame_of_figure(fig.to_plotly_json()).px_x
+    assert own > 1.3 * small and overlaps(_drawn_at(fig, small), moves=False)
+    place_at_scale(fig, small)
+    assert fig.layout.meta["placed_px"] == small and fig.layout.meta["frame"][4] == small
+    for scale in (small, 30.0, 40.6):
+        assert overlaps(_drawn_at(fig, scale)) == [], scale
+    top = fig.layout.margin.t
+    update_state_map(fig, middle, end)
+    assert fig.layout.margin.t > top  # the map's frame was made again under the taller title, at the placed scale
+    space = _facts_of(fig).space
+    assert space is not None and space.frame.px_x == small
+    assert overlaps(_drawn_at(fig, small)) == [] and overlaps(_drawn_at(fig, 40.6)) == []
+    with pytest.raises(ValueError, match="positive scale"):
+        place_at_scale(fig, 0)
+
+
 def test_no_name_or_badge_overlaps_another_on_the_standard_map() -> None:
     from medviz.rules.medempires.view import history_view
 

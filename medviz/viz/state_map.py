@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
 __all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "MapFigure", "Place", "Plan", "StateStyle", "changed_areas",
-           "city_boxes", "fitted_height", "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+           "city_boxes", "fitted_height", "mark_areas", "place_at_scale", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -190,6 +190,8 @@ class _FigureFacts:
     last_view: Any = None
     last_plan: Any = None
     space: MapSpace | None = None
+    #: Pixels per unit of longitude the names and badges are placed for, when not the figure's own (``place_at_scale``).
+    placed_px: float | None = None
 
 
 #: Facts by figure (figures are unhashable: keyed by id, checked through a weak reference).
@@ -210,7 +212,7 @@ def _facts_of(fig: Any) -> _FigureFacts:
               for a, p in raw.items()}
     frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
-                         game=meta.get("game") or None)
+                         game=meta.get("game") or None, placed_px=float(meta["placed_px"]) if meta.get("placed_px") else None)
     base: dict[str, int] = {}
     layers: dict[str, int] = {}
     for i, tr in enumerate(fig.data):
@@ -1342,6 +1344,39 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     return changed
 
 
+def _at_scale(frame: MapFrame, px_x: float) -> MapFrame:
+    """``frame``'s map (the same ranges) drawn at ``px_x`` pixels per unit of longitude."""
+    return MapFrame(frame.x0, frame.x1, frame.y0, frame.y1, px_x, frame.px_y * px_x / frame.px_x)
+
+
+def place_at_scale(fig: Any, px_x: float, geo: Any = None) -> None:
+    """Place a state map's names, badges and marks again for its map drawn at ``px_x`` pixels per unit of
+    longitude, not at the figure's own size (here and in every later ``update_state_map``).
+
+    Where a page draws one figure at several sizes (``medviz.export``: smaller on a projector's 1280x720 than on
+    1920x1080), its names and badges are placed for the smallest: a text keeps its size in pixels while the
+    distances between the points it hangs from grow with the map, so boxes apart at the smallest scale stay
+    apart, and inside the map's edges, at every larger one. ``geo``: the map the figure was drawn from, if
+    ``state_map`` was given one. The scale is kept in ``layout.meta`` (``placed_px``, and ``frame``).
+    """
+    if not px_x > 0:
+        raise ValueError(f"place_at_scale needs a positive scale, not {px_x!r} px per unit")
+    facts = _facts_of(fig)
+    if facts.space is None or facts.last_plan is None:
+        raise UnknownReference("this figure has no frame to place its names in (draw it with state_map)")
+    style = dataclasses.replace(DEFAULT_STATE_STYLE, map_domain=facts.map_domain)
+    frame = _at_scale(facts.space.frame, px_x)
+    cities = facts.traces.get("cities")
+    geo = _geo(_map_of(facts.last_view, facts.ruleset)) if geo is None else geo
+    facts.space = MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
+                           _spilling_names(geo, facts.places, frame, style))
+    facts.placed_px = px_x
+    fig.layout.meta = {**fig.layout.meta, "placed_px": px_x, "frame": [frame.x0, frame.x1, frame.y0, frame.y1, frame.px_x, frame.px_y],
+                       "spills": sorted(facts.space.spills)}
+    view = facts.last_view
+    update_state_map(fig, None, view, ruleset=facts.ruleset)
+
+
 def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: StateStyle, width: int, height: int,
              top: float, relayout: dict[str, Any]) -> MapSpace:
     """The map's frame, city boxes and spilling names under a top margin of ``top`` px, the map's y domain
@@ -1361,6 +1396,8 @@ def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: 
                    "legend": legend, "xaxis": {"range": list(layout.xaxis.range), "domain": list(layout.xaxis.domain or (0, 1))},
                    "yaxis": {"range": list(layout.yaxis.range), "domain": domain, "scaleratio": layout.yaxis.scaleratio}},
         "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    if facts.placed_px is not None:  # placed for another drawing of the map (place_at_scale): it keeps that scale
+        frame = _at_scale(frame, facts.placed_px)
     cities = facts.traces.get("cities")
     return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
                     _spilling_names(_geo(map_name), facts.places, frame, style))
