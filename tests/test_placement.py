@@ -331,6 +331,31 @@ def test_no_name_badge_or_mark_overlaps_at_the_sizes_the_apps_draw(game: str, wi
         assert sum(1 for x in names if x) >= 0.8 * len(names), (game, window, i)  # few names left out (Medieval: 15 of 92)
 
 
+@pytest.mark.parametrize("game", ["vespers", "medieval", "empires-revolt"])
+def test_the_side_panels_boxes_sit_inside_the_figure_with_a_margin(game: str) -> None:
+    """The player boxes of the side panel end 10 px inside the figure's right edge at every width the apps draw
+    (at 1920x1080 they ran to 2 px of it: their width was the panel's share less 36 px, the gap to the map
+    grows with the width), and their widest line still fits (as estimated, ``PANEL_TEXT_SLACK``)."""
+    from medviz.apps.common import style_for
+    from medviz.viz.state_map import MARGIN, PANEL_TEXT_SLACK
+
+    ruleset, views = _maps_views()[game]
+    for width, height in [*APP_SIZES.values(), (1896, 940), (1920, 1080), (900, 560)]:
+        style = style_for(width)
+        for view in views[:: max(1, len(views) - 1)]:
+            fig = state_map(view, width=width, height=height, ruleset=ruleset, style=style)
+            layout = fig.to_plotly_json()["layout"]
+            inner = width - MARGIN["l"] - MARGIN["r"]
+            boxes = [a for a in layout["annotations"] if a.get("bgcolor") and a.get("width")]
+            assert boxes, (game, width)
+            for a in boxes:
+                outer = a["width"] + 2 * (a["borderpad"] + a["borderwidth"])
+                right = MARGIN["l"] + a["x"] * inner + outer
+                assert width - 11 <= right <= width - 10 + 1e-6, (game, width, a["name"], right)
+                lines = [text_size(line, a["font"]["size"])[0] for line in a["text"].split("<br>")]
+                assert max(lines) - PANEL_TEXT_SLACK <= a["width"], (game, width, a["name"], a["text"])
+
+
 def test_short_names_on_a_crowded_small_map_and_full_names_at_the_default_size() -> None:
     medieval, views = _maps_views()["medieval"]
     small = state_map(views[2], width=1200, height=560, ruleset=medieval)

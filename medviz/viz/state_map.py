@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
 __all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "MapFigure", "Place", "Plan", "StateStyle", "changed_areas",
-           "city_boxes", "fitted_height", "mark_areas", "place_at_scale", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+           "city_boxes", "fitted_height", "mark_areas", "panel_box_width", "place_at_scale", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -1067,14 +1067,35 @@ def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
     need = max((text_size(box.text, style.panel_size + box.size)[0] for box in p.panel if box.colour), default=0.0)
     if not need:
         return style.map_domain
-    room = 1 - (need + PANEL_BOX_PX) / max(1, width)
-    return round(max(0.5, min(style.map_domain, room)), 3)
+    room = panel_share_for(width, need - PANEL_TEXT_SLACK)
+    return max(0.5, min(style.map_domain, room))
 
 
-#: Pixels of the figure's width a boxed panel line does not get: the gap to the map and the right margin
-#: (36: the box is ``width * (1 - map_domain) - 36`` px wide), the box's padding and border (16), less the
-#: few pixels ``text_size`` estimates these short lines too wide (Vespers' boxes fit at 1,200 px as drawn).
-PANEL_BOX_PX = 44.0
+#: Pixels ``text_size`` estimates a boxed panel line's short words too wide (Vespers' boxes fit at 1,200 px as drawn).
+PANEL_TEXT_SLACK = 8.0
+#: Pixels between a boxed panel line's border and the figure's right edge (a responsive map drawn up to
+#: ``apps.common.WIDTH_STEP`` px narrower than planned moves it a fifth of that nearer the edge).
+PANEL_RIGHT_PX = 10.0
+#: A boxed panel line's padding and border (pixels on each side: its ``borderpad`` and ``borderwidth``).
+PANEL_BOX_PAD, PANEL_BOX_BORDER = 6, 2
+#: The panel starts this share of the figure's width right of the map's.
+PANEL_GAP = 0.012
+
+
+def panel_box_width(width: float, map_domain: float) -> int:
+    """The width (px, plotly's annotation ``width``) of a boxed panel line in a figure ``width`` px wide whose
+    map takes ``map_domain`` of it: with its padding and border the box ends ``PANEL_RIGHT_PX`` inside the
+    figure's right edge, at any width (it was 36 px less than the panel's share: at 1,920 px, 2 px from the edge)."""
+    inner = width - MARGIN["l"] - MARGIN["r"]
+    left = MARGIN["l"] + inner * (map_domain + PANEL_GAP)
+    return int(width - PANEL_RIGHT_PX - left - 2 * (PANEL_BOX_PAD + PANEL_BOX_BORDER))
+
+
+def panel_share_for(width: float, text_px: float) -> float:
+    """The largest map share (to 0.001) that leaves a boxed panel line ``text_px`` px of words (``panel_box_width``)."""
+    inner = width - MARGIN["l"] - MARGIN["r"]
+    room = (width - PANEL_RIGHT_PX - MARGIN["l"] - 2 * (PANEL_BOX_PAD + PANEL_BOX_BORDER) - text_px) / max(1.0, inner) - PANEL_GAP
+    return math.floor(room * 1000) / 1000
 
 
 def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal, top: float | None = None) -> float:
@@ -1234,7 +1255,7 @@ def _panel_layout(p: Portrayal, style: StateStyle, height: int) -> dict[str, flo
 
 
 def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int) -> list[dict[str, Any]]:
-    x0 = style.map_domain + 0.012
+    x0 = style.map_domain + PANEL_GAP
     ys = _panel_layout(p, style, height)
     common = {"xref": "paper", "yref": "paper", "x": x0, "xanchor": "left", "yanchor": "top",
               "showarrow": False, "align": "left"}
@@ -1242,8 +1263,8 @@ def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int)
     for box in p.panel:
         ann = {**common, "name": box.id, "y": ys[box.id], "text": box.text}
         if box.colour:
-            ann.update({"bgcolor": box.colour, "bordercolor": box.border or "#ffffff", "borderwidth": 2,
-                        "borderpad": 6, "width": int(width * (1 - style.map_domain) - 36)})
+            ann.update({"bgcolor": box.colour, "bordercolor": box.border or "#ffffff", "borderwidth": PANEL_BOX_BORDER,
+                        "borderpad": PANEL_BOX_PAD, "width": panel_box_width(width, style.map_domain)})
         colour = box.text_colour or (contrast_text(box.colour) if box.colour else "#2b2118")
         ann["font"] = {"size": style.panel_size + box.size, "color": colour, "family": style.font_family}
         out.append(ann)
