@@ -17,7 +17,7 @@ from medviz.engine import History
 from medviz.engine.errors import DataError
 from medviz.export import html as export
 from medviz.export.annotations import parse_annotations
-from medviz.viz.state_map import state_map
+from medviz.viz.state_map import place_at_scale, state_map
 
 MB = 1_000_000
 
@@ -99,15 +99,38 @@ def test_map_page_sends_geometry_once_and_steps_as_deltas(battle: History) -> No
 def test_decoded_steps_equal_the_state_map_of_each_view(battle: History) -> None:
     view_at = changing_views()
     tl = export.page_data(battle, view_at=view_at).timeline
+    w, h = export.PAGE_MAP_SIZE  # the page's figure is made at this size, its names placed for a 1280x720 screen's map
+    first = state_map(view_at(0), width=w, height=h)
+    scale = export.page_map_scale(first.layout.to_plotly_json(), strip=False)
+    assert tl.figure is not None and tl.figure["layout"]["meta"]["placed_px"] == scale
     for seq in (0, 5, 12):
-        w, h = export.PAGE_MAP_SIZE  # the page draws (and places) its map at this size
-        expected = export._flatten_figure(state_map(view_at(seq), width=w, height=h).to_dict())
+        fig = state_map(view_at(seq), width=w, height=h)
+        place_at_scale(fig, scale)
+        expected = export._flatten_figure(fig.to_dict())
         got = tl.state(seq)
         for ch, value in got.items():
             if ch[0] != export.PANEL:
                 assert expected.get(ch) == value, (seq, ch)
     assert tl.state(4)[(export.PANEL, "panel")] == {"title": "", "lines": []}
     assert "battle in Kingdom of Naples: DV, the attacker wins" in tl.state(12)[(export.PANEL, "panel")]["lines"]
+
+
+def test_the_pages_names_are_placed_for_its_smallest_map(battle: History) -> None:
+    """The page shows its map smaller on a 1280x720 screen than the figure it is made from (1280x800 with a side
+    panel), smaller still over the win-probability strip: the scale the names are placed for follows page.js's
+    layout there (chromium drew 25.49 px per degree with the strip, 30.05 without: the browser test checks the
+    drawn scale is never below the placed one), and grows with the screen."""
+    from medviz.viz.placement import frame_of_figure
+
+    w, h = export.PAGE_MAP_SIZE
+    layout = state_map(changing_views()(0), width=w, height=h).layout.to_plotly_json()
+    own = frame_of_figure({"layout": layout, "data": []}).px_x
+    strip, bare = export.page_map_scale(layout, strip=True), export.page_map_scale(layout, strip=False)
+    assert 0.95 * 25.49 < strip <= 25.49 and 0.95 * 30.05 < bare <= 30.05
+    assert strip < bare < own
+    assert export.page_map_scale(layout, strip=True, screen=(1920, 1080)) > 1.5 * strip
+    tl = export.page_data(battle, view_at=changing_views()).timeline
+    assert tl.figure is not None and tl.figure["layout"]["meta"]["placed_px"] == bare
 
 
 def test_encoder_round_trips_patches_and_splices() -> None:

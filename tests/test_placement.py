@@ -332,6 +332,31 @@ def test_no_name_badge_or_mark_overlaps_at_the_sizes_the_apps_draw(game: str, wi
         assert sum(1 for x in names if x) >= 0.8 * len(names), (game, window, i)  # few names left out (Medieval: 15 of 92)
 
 
+@pytest.mark.parametrize("game", ["vespers", "medieval", "empires-revolt"])
+def test_the_side_panels_boxes_sit_inside_the_figure_with_a_margin(game: str) -> None:
+    """The player boxes of the side panel end 10 px inside the figure's right edge at every width the apps draw
+    (at 1920x1080 they ran to 2 px of it: their width was the panel's share less 36 px, the gap to the map
+    grows with the width), and their widest line still fits (as estimated, ``PANEL_TEXT_SLACK``)."""
+    from medviz.apps.common import style_for
+    from medviz.viz.state_map import MARGIN, PANEL_TEXT_SLACK
+
+    ruleset, views = _maps_views()[game]
+    for width, height in [*APP_SIZES.values(), (1896, 940), (1920, 1080), (900, 560)]:
+        style = style_for(width)
+        for view in views[:: max(1, len(views) - 1)]:
+            fig = state_map(view, width=width, height=height, ruleset=ruleset, style=style)
+            layout = fig.to_plotly_json()["layout"]
+            inner = width - MARGIN["l"] - MARGIN["r"]
+            boxes = [a for a in layout["annotations"] if a.get("bgcolor") and a.get("width")]
+            assert boxes, (game, width)
+            for a in boxes:
+                outer = a["width"] + 2 * (a["borderpad"] + a["borderwidth"])
+                right = MARGIN["l"] + a["x"] * inner + outer
+                assert width - 11 <= right <= width - 10 + 1e-6, (game, width, a["name"], right)
+                lines = [text_size(line, a["font"]["size"])[0] for line in a["text"].split("<br>")]
+                assert max(lines) - PANEL_TEXT_SLACK <= a["width"], (game, width, a["name"], a["text"])
+
+
 def test_short_names_on_a_crowded_small_map_and_full_names_at_the_default_size() -> None:
     medieval, views = _maps_views()["medieval"]
     small = state_map(views[2], width=1200, height=560, ruleset=medieval)
@@ -359,6 +384,48 @@ def test_a_placement_holds_when_the_browser_draws_the_map_wider(planned: tuple[i
     assert frame_of_figure(data).px_x >= frame_of_figure(fig.to_plotly_json()).px_x - 1e-9
     wider = type(fig)(data)
     assert overlaps(wider) == []
+
+
+def _drawn_at(fig: Any, px_x: float) -> Any:
+    """The figure as a page draws its map alone at ``px_x`` pixels per degree (the map the whole figure, no legend)."""
+    data = fig.to_plotly_json()
+    layout = data["layout"]
+    (x0, x1), (y0, y1) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    ratio = layout["yaxis"].get("scaleratio") or 1.0
+    layout.update(width=px_x * (x1 - x0) + 12, height=px_x * ratio * (y1 - y0) + 12, showlegend=False,
+                  margin={"l": 6, "r": 6, "t": 6, "b": 6})
+    layout["xaxis"]["domain"], layout["yaxis"]["domain"] = [0, 1], [0, 1]
+    drawn = type(fig)(data)
+    assert abs(frame_of_figure(drawn.to_plotly_json()).px_x - px_x) < 1e-6
+    return drawn
+
+
+def test_a_map_placed_for_a_smaller_drawing_stays_apart_there_and_larger() -> None:
+    """``place_at_scale``: the exported page's figure (1280x800) is drawn smaller on a 1280x720 screen. Placed
+    for its own frame its names and badges meet there; placed for that scale they meet neither there nor drawn
+    larger (at 1920x1080), and later steps keep that scale (here the end, whose title takes two lines)."""
+    from medviz.rules.medempires.view import history_view
+
+    from medviz.viz.state_map import _facts_of, place_at_scale
+
+    h = _history("vespers-1282-seed-1.json.gz")
+    middle, end = history_view(h, len(h.events) // 2), history_view(h, len(h.events) - 1)
+    small = 25.4  # px per degree: chromium's 1280x720 page over the win-probability strip
+    fig = state_map(middle, width=1280, height=800)
+    own = frame_of_figure(fig.to_plotly_json()).px_x
+    assert own > 1.3 * small and overlaps(_drawn_at(fig, small), moves=False)
+    place_at_scale(fig, small)
+    assert fig.layout.meta["placed_px"] == small and fig.layout.meta["frame"][4] == small
+    for scale in (small, 30.0, 40.6):
+        assert overlaps(_drawn_at(fig, scale)) == [], scale
+    top = fig.layout.margin.t
+    update_state_map(fig, middle, end)
+    assert fig.layout.margin.t > top  # the map's frame was made again under the taller title, at the placed scale
+    space = _facts_of(fig).space
+    assert space is not None and space.frame.px_x == small
+    assert overlaps(_drawn_at(fig, small)) == [] and overlaps(_drawn_at(fig, 40.6)) == []
+    with pytest.raises(ValueError, match="positive scale"):
+        place_at_scale(fig, 0)
 
 
 def test_no_name_or_badge_overlaps_another_on_the_standard_map() -> None:

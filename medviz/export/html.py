@@ -37,10 +37,10 @@ from medviz.engine.errors import MalformedInput
 from medviz.engine.files import write_atomic
 from medviz.export.annotations import Annotations
 from medviz.export.tree import tree_data, tree_parts
-from medviz.viz.state_map import KEY_GAP, shown_portrayal, state_map, update_state_map
+from medviz.viz.state_map import KEY_GAP, place_at_scale, shown_portrayal, state_map, update_state_map
 from medviz.viz.text import plain
 
-__all__ = ["PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "view_at_for"]
+__all__ = ["PAGE_SCREEN", "PageData", "Timeline", "ViewAt", "build_page", "export_html", "page_data", "page_map_scale", "view_at_for"]
 
 #: A function giving the game's map view (``Ruleset.view_at``; a ``Portrayal`` will do) after event ``seq``.
 ViewAt = Callable[[int], Mapping[str, Any]]
@@ -182,9 +182,47 @@ def view_at_for(history: Any) -> ViewAt | None:
 _MISSING = object()
 
 
-#: The size (pixels) the exported page's map is drawn and placed at: a 1280 px screen's map (page.js fitScreen
-#: shows it smaller on a 1280x720 screen, where names and badges are closer than placed).
+#: The size (pixels) the exported page's map figure is made at (its title and side panel become page text; the
+#: page sizes the map itself, ``page.js`` fitScreen); its names and badges are placed for ``PAGE_SCREEN``'s map.
 PAGE_MAP_SIZE = (1280, 800)
+#: The smallest screen the page is laid out for, a projector's: the map's names and badges are placed for the
+#: map as the page draws it there (``page_map_scale``), so they stay apart, and inside the map, on it and on
+#: every larger screen (a text keeps its pixel size while the map grows). Narrower screens draw the map smaller.
+PAGE_SCREEN = (1280, 720)
+#: What the page's layout (page.html, page.js fitScreen) takes at ``PAGE_SCREEN``, in pixels measured in
+#: chromium: the header's line and the controls' row above the map (69.2), the page's side paddings and the
+#: gap between the map and the side column (1rem, 1rem, 0.8rem).
+PAGE_TOP_PX = 70.0
+PAGE_PADDING_PX = 16.0 + 16.0 + 12.8
+#: A share kept in hand: the names are placed for a map this much smaller than the layout's estimate.
+PAGE_SCALE_SPARE = 0.98
+
+
+def page_map_scale(layout: Mapping[str, Any], strip: bool, screen: tuple[int, int] = PAGE_SCREEN) -> float:
+    """Pixels per unit of longitude of the page's map on a ``screen`` (width, height) window, as page.js
+    ``fitScreen`` sizes it (``strip``: the win-probability strip under it), times ``PAGE_SCALE_SPARE``.
+
+    ``layout``: the map figure's (its ranges, scale ratio, y domain and margins; the page keeps a 6 px top margin
+    and gives the map the figure's whole width).
+    """
+    width, height = screen
+    xa, ya, m = layout.get("xaxis") or {}, layout.get("yaxis") or {}, layout.get("margin") or {}
+    (x0, x1), (y0, y1) = (float(v) for v in xa["range"]), (float(v) for v in ya["range"])
+    yd0, yd1 = (float(v) for v in ya.get("domain") or (0.0, 1.0))
+    ratio = float(ya.get("scaleratio") or 1.0)
+    aspect = abs(x1 - x0) / (abs(y1 - y0) * ratio)
+    left, right, bottom = (float(m.get(k, 0)) for k in ("l", "r", "b"))
+    top = 6.0  # page.js splitFigure: the title is page text
+    strip_h = round(max(96, min(150, height * 0.14))) + 4 if strip else 0
+    h = round(max(300.0, height - PAGE_TOP_PX - strip_h - 8))
+    want = math.ceil((h - top - bottom) * (yd1 - yd0) * aspect + left + right + 4)
+    avail = width - PAGE_PADDING_PX
+    w = max(300.0, min(want, avail - min(avail * 0.3, 20 * 16)))
+    if w < want:  # as wide as the page lets it: only as tall as its shape needs
+        need = (w - left - right - 4) / aspect / (yd1 - yd0) + top + bottom + 2
+        h = round(max(300.0, min(h, need)))
+    plot_w, plot_h = w - left - right, (h - top - bottom) * (yd1 - yd0)
+    return min(plot_w / abs(x1 - x0), plot_h / (abs(y1 - y0) * ratio)) * PAGE_SCALE_SPARE
 
 
 class _MapChannels:
@@ -195,8 +233,10 @@ class _MapChannels:
     from the first figure.
     """
 
-    def __init__(self, first_view: Any, ruleset: Any = None) -> None:
+    def __init__(self, first_view: Any, ruleset: Any = None, strip: bool = False) -> None:
         self.fig = state_map(first_view, ruleset=ruleset, width=PAGE_MAP_SIZE[0], height=PAGE_MAP_SIZE[1])
+        # names and badges placed for the map the page draws on its smallest screen (``strip``: under a strip)
+        place_at_scale(self.fig, page_map_scale(self.fig.layout.to_plotly_json(), strip))
         self.ruleset = ruleset
         self._prev: Any = first_view
         self.base_flat = copy.deepcopy(_flatten_figure(_raw_figure(self.fig)))
@@ -388,7 +428,7 @@ def page_data(history: Any, annotations: Annotations | None = None, view_at: Vie
     title = _title(history)
     if view_at is not None:
         first = view_at(-1) if _accepts_minus_one(view_at) else view_at(0)
-        drawer = _MapChannels(first, getattr(history, "ruleset", None))
+        drawer = _MapChannels(first, getattr(history, "ruleset", None), strip=win_probability is not None)
         first_panel = drawer.panel()
         steps: list[dict[tuple[int, str], Any]] = []
         last_key, last = None, None

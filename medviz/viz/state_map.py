@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 contrast_text = functools.lru_cache(maxsize=4096)(palette.contrast_text)
 
 __all__ = ["CHANGED_OUTLINE", "DEFAULT_STATE_STYLE", "Fill", "KEY_GAP", "MapFigure", "Place", "Plan", "StateStyle", "changed_areas",
-           "city_boxes", "fitted_height", "mark_areas", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
+           "city_boxes", "fitted_height", "mark_areas", "panel_box_width", "place_at_scale", "placed_text_boxes", "places_of_map", "plan_view", "portrayal_of", "shown_portrayal", "state_map",
            "update_state_map"]
 
 #: How one land area is painted (the portrayal's ``AreaFill``).
@@ -190,6 +190,8 @@ class _FigureFacts:
     last_view: Any = None
     last_plan: Any = None
     space: MapSpace | None = None
+    #: Pixels per unit of longitude the names and badges are placed for, when not the figure's own (``place_at_scale``).
+    placed_px: float | None = None
 
 
 #: Facts by figure (figures are unhashable: keyed by id, checked through a weak reference).
@@ -210,7 +212,7 @@ def _facts_of(fig: Any) -> _FigureFacts:
               for a, p in raw.items()}
     frame = meta.get("frame")
     facts = _FigureFacts(places, map_domain=float(meta.get("map_domain") or DEFAULT_STATE_STYLE.map_domain),
-                         game=meta.get("game") or None)
+                         game=meta.get("game") or None, placed_px=float(meta["placed_px"]) if meta.get("placed_px") else None)
     base: dict[str, int] = {}
     layers: dict[str, int] = {}
     for i, tr in enumerate(fig.data):
@@ -1065,14 +1067,35 @@ def _panel_share(p: Portrayal, width: int, style: StateStyle) -> float:
     need = max((text_size(box.text, style.panel_size + box.size)[0] for box in p.panel if box.colour), default=0.0)
     if not need:
         return style.map_domain
-    room = 1 - (need + PANEL_BOX_PX) / max(1, width)
-    return round(max(0.5, min(style.map_domain, room)), 3)
+    room = panel_share_for(width, need - PANEL_TEXT_SLACK)
+    return max(0.5, min(style.map_domain, room))
 
 
-#: Pixels of the figure's width a boxed panel line does not get: the gap to the map and the right margin
-#: (36: the box is ``width * (1 - map_domain) - 36`` px wide), the box's padding and border (16), less the
-#: few pixels ``text_size`` estimates these short lines too wide (Vespers' boxes fit at 1,200 px as drawn).
-PANEL_BOX_PX = 44.0
+#: Pixels ``text_size`` estimates a boxed panel line's short words too wide (Vespers' boxes fit at 1,200 px as drawn).
+PANEL_TEXT_SLACK = 8.0
+#: Pixels between a boxed panel line's border and the figure's right edge (a responsive map drawn up to
+#: ``apps.common.WIDTH_STEP`` px narrower than planned moves it a fifth of that nearer the edge).
+PANEL_RIGHT_PX = 10.0
+#: A boxed panel line's padding and border (pixels on each side: its ``borderpad`` and ``borderwidth``).
+PANEL_BOX_PAD, PANEL_BOX_BORDER = 6, 2
+#: The panel starts this share of the figure's width right of the map's.
+PANEL_GAP = 0.012
+
+
+def panel_box_width(width: float, map_domain: float) -> int:
+    """The width (px, plotly's annotation ``width``) of a boxed panel line in a figure ``width`` px wide whose
+    map takes ``map_domain`` of it: with its padding and border the box ends ``PANEL_RIGHT_PX`` inside the
+    figure's right edge, at any width (it was 36 px less than the panel's share: at 1,920 px, 2 px from the edge)."""
+    inner = width - MARGIN["l"] - MARGIN["r"]
+    left = MARGIN["l"] + inner * (map_domain + PANEL_GAP)
+    return int(width - PANEL_RIGHT_PX - left - 2 * (PANEL_BOX_PAD + PANEL_BOX_BORDER))
+
+
+def panel_share_for(width: float, text_px: float) -> float:
+    """The largest map share (to 0.001) that leaves a boxed panel line ``text_px`` px of words (``panel_box_width``)."""
+    inner = width - MARGIN["l"] - MARGIN["r"]
+    room = (width - PANEL_RIGHT_PX - MARGIN["l"] - 2 * (PANEL_BOX_PAD + PANEL_BOX_BORDER) - text_px) / max(1.0, inner) - PANEL_GAP
+    return math.floor(room * 1000) / 1000
 
 
 def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: Portrayal, top: float | None = None) -> float:
@@ -1232,7 +1255,7 @@ def _panel_layout(p: Portrayal, style: StateStyle, height: int) -> dict[str, flo
 
 
 def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int) -> list[dict[str, Any]]:
-    x0 = style.map_domain + 0.012
+    x0 = style.map_domain + PANEL_GAP
     ys = _panel_layout(p, style, height)
     common = {"xref": "paper", "yref": "paper", "x": x0, "xanchor": "left", "yanchor": "top",
               "showarrow": False, "align": "left"}
@@ -1240,8 +1263,8 @@ def _panel_annotations(p: Portrayal, style: StateStyle, width: int, height: int)
     for box in p.panel:
         ann = {**common, "name": box.id, "y": ys[box.id], "text": box.text}
         if box.colour:
-            ann.update({"bgcolor": box.colour, "bordercolor": box.border or "#ffffff", "borderwidth": 2,
-                        "borderpad": 6, "width": int(width * (1 - style.map_domain) - 36)})
+            ann.update({"bgcolor": box.colour, "bordercolor": box.border or "#ffffff", "borderwidth": PANEL_BOX_BORDER,
+                        "borderpad": PANEL_BOX_PAD, "width": panel_box_width(width, style.map_domain)})
         colour = box.text_colour or (contrast_text(box.colour) if box.colour else "#2b2118")
         ann["font"] = {"size": style.panel_size + box.size, "color": colour, "family": style.font_family}
         out.append(ann)
@@ -1342,6 +1365,39 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
     return changed
 
 
+def _at_scale(frame: MapFrame, px_x: float) -> MapFrame:
+    """``frame``'s map (the same ranges) drawn at ``px_x`` pixels per unit of longitude."""
+    return MapFrame(frame.x0, frame.x1, frame.y0, frame.y1, px_x, frame.px_y * px_x / frame.px_x)
+
+
+def place_at_scale(fig: Any, px_x: float, geo: Any = None) -> None:
+    """Place a state map's names, badges and marks again for its map drawn at ``px_x`` pixels per unit of
+    longitude, not at the figure's own size (here and in every later ``update_state_map``).
+
+    Where a page draws one figure at several sizes (``medviz.export``: smaller on a projector's 1280x720 than on
+    1920x1080), its names and badges are placed for the smallest: a text keeps its size in pixels while the
+    distances between the points it hangs from grow with the map, so boxes apart at the smallest scale stay
+    apart, and inside the map's edges, at every larger one. ``geo``: the map the figure was drawn from, if
+    ``state_map`` was given one. The scale is kept in ``layout.meta`` (``placed_px``, and ``frame``).
+    """
+    if not px_x > 0:
+        raise ValueError(f"place_at_scale needs a positive scale, not {px_x!r} px per unit")
+    facts = _facts_of(fig)
+    if facts.space is None or facts.last_plan is None:
+        raise UnknownReference("this figure has no frame to place its names in (draw it with state_map)")
+    style = dataclasses.replace(DEFAULT_STATE_STYLE, map_domain=facts.map_domain)
+    frame = _at_scale(facts.space.frame, px_x)
+    cities = facts.traces.get("cities")
+    geo = _geo(_map_of(facts.last_view, facts.ruleset)) if geo is None else geo
+    facts.space = MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
+                           _spilling_names(geo, facts.places, frame, style))
+    facts.placed_px = px_x
+    fig.layout.meta = {**fig.layout.meta, "placed_px": px_x, "frame": [frame.x0, frame.x1, frame.y0, frame.y1, frame.px_x, frame.px_y],
+                       "spills": sorted(facts.space.spills)}
+    view = facts.last_view
+    update_state_map(fig, None, view, ruleset=facts.ruleset)
+
+
 def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: StateStyle, width: int, height: int,
              top: float, relayout: dict[str, Any]) -> MapSpace:
     """The map's frame, city boxes and spilling names under a top margin of ``top`` px, the map's y domain
@@ -1361,6 +1417,8 @@ def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: 
                    "legend": legend, "xaxis": {"range": list(layout.xaxis.range), "domain": list(layout.xaxis.domain or (0, 1))},
                    "yaxis": {"range": list(layout.yaxis.range), "domain": domain, "scaleratio": layout.yaxis.scaleratio}},
         "data": [{"name": e.label, "showlegend": True} for e in p.legend]})
+    if facts.placed_px is not None:  # placed for another drawing of the map (place_at_scale): it keeps that scale
+        frame = _at_scale(frame, facts.placed_px)
     cities = facts.traces.get("cities")
     return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
                     _spilling_names(_geo(map_name), facts.places, frame, style))

@@ -1,7 +1,8 @@
 """An exported Vespers replay at a projector's 1280x720 and at 1920x1080: map, controls, this step's words,
 the map's title and side panel and the win-probability strip on one screen without scrolling, the map as
 large as the room leaves it, the end's long title inside its column; and the map's names and badges apart
-as chromium draws them (every text box of the names and badges read from the page)."""
+and inside the map as chromium draws them, in the exported page at both sizes and in a plain state map
+(every text box of the names and badges read from the page)."""
 
 from __future__ import annotations
 
@@ -128,6 +129,69 @@ def test_the_end_title_stays_inside_its_column(browser: Any, vespers_page: Path,
         assert b["title"]["right"] <= w and b["title"]["bottom"] <= h, b
     finally:
         p.close()
+
+
+#: Every drawn name's and badge's text box (viewport pixels; a badge with its 3 px outline), the map's drawn
+#: edges, plotly's pixels per unit of longitude and the scale the figure's names were placed for (meta.frame).
+PAGE_TEXTS_JS = """() => {
+  const gd = document.getElementById('plot'), fl = gd._fullLayout, out = [];
+  gd.querySelectorAll('.scatterlayer .trace').forEach((t) => {
+    const d = t.__data__ && t.__data__[0] && t.__data__[0].trace; if (!d || d.visible === false) return;
+    const badge = (d.name || '').startsWith('units-'), label = (d.name || '').startsWith('labels:');
+    if (!badge && !label) return;
+    const pad = badge ? 3 : 0;
+    t.querySelectorAll('.textpoint text').forEach((tx) => {
+      if (!tx.textContent) return;
+      const r = tx.getBoundingClientRect();
+      out.push([d.name + ' ' + tx.textContent, r.left - pad, r.top - pad, r.right + pad, r.bottom + pad]);
+    });
+  });
+  const m = gd.querySelector('.bglayer .bg').getBoundingClientRect();
+  return {boxes: out, map: [m.left, m.top, m.right, m.bottom], scale: fl.xaxis._m, placed: fl.meta.frame[4]};
+}"""
+#: Pixels two drawn boxes may share, or a box may run past the map's edge (chromium's sub-pixel text boxes).
+OVERLAP_TOLERANCE = 1.0
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_pages_names_and_badges_never_overlap_nor_leave_the_map(browser: Any, vespers_page: Path, artifacts: Path,
+                                                                    size: tuple[int, int]) -> None:
+    """The page draws its map smaller at 1280x720 (beside the side column, over the strip) than the figure it was
+    made from, and text keeps its pixel size: the names and badges must be placed for the smallest map the page
+    draws. At a few moments of the war, no two drawn boxes of names and badges meet (by more than 1 px) and none
+    is cut by the map's edge."""
+    w, h = size
+    p = OfflinePage(browser, w, h)
+    problems: list[str] = []
+    try:
+        page = p.page
+        page.goto(vespers_page.as_uri())
+        wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
+        n = page.evaluate("window.medviz.data.log.length")
+        battle = page.evaluate("""() => [...document.querySelectorAll('#log li')].findIndex(li => /battle/i.test(li.textContent))""")
+        seen = 0
+        for seq in sorted({0, battle, n // 4, n // 2, 3 * n // 4, n - 1}):
+            page.evaluate(f"window.medviz.show({seq})")
+            wait_until(page, f"document.body.dataset.step === '{seq}' && !window.medviz.drawing()", 20)
+            page.wait_for_timeout(200)
+            d = page.evaluate(PAGE_TEXTS_JS)
+            if seq == n // 2:
+                page.screenshot(path=str(artifacts / f"export-vespers-names-{w}x{h}.png"))
+            # the page draws the map at least as large as its names were placed for
+            if d["scale"] < d["placed"] - 1e-6:
+                problems.append(f"event {seq}: the map drawn at {d['scale']:.2f} px per degree, its names placed for {d['placed']:.2f}")
+            boxes, (ml, mt, mr, mb) = d["boxes"], d["map"]
+            seen += len(boxes)
+            t = OVERLAP_TOLERANCE
+            problems += [f"event {seq}: {a[0]!r} meets {b[0]!r}" for a, b in itertools.combinations(boxes, 2)
+                         if a[1] < b[3] - t and b[1] < a[3] - t and a[2] < b[4] - t and b[2] < a[4] - t]
+            problems += [f"event {seq}: {a[0]!r} cut by the map's edge ({a[1:]} in {d['map']})" for a in boxes
+                         if a[1] < ml - t or a[2] < mt - t or a[3] > mr + t or a[4] > mb + t]
+        assert seen > 400, f"only {seen} names and badges found on the page"
+        assert not p.errors and not p.blocked, (p.errors, p.blocked)
+    finally:
+        p.close()
+    assert not problems, f"{len(problems)} problem(s) at {w}x{h}:\n" + "\n".join(problems[:30])
 
 
 def test_names_and_badges_do_not_overlap_as_chromium_draws_the_map(browser: Any, artifacts: Path) -> None:
