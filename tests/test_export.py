@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,7 @@ def test_long_replay_stays_small() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"), reason="a 2,100-event page (about 16 s) is built in CI's long run (MEDVIZ_SLOW=1)")
 def test_a_replay_as_long_as_a_whole_vespers_game_stays_under_3_mb() -> None:
     from medviz.rules.medempires.marathon import battle_marathon, marathon_views
 
