@@ -21,6 +21,29 @@ def _panel(layout: Any) -> list[tuple[str, float, str]]:
     return [(a.name, round(a.y, 4), a.text) for a in layout.annotations]
 
 
+def _spied(pane: MapPane) -> list[tuple[Any, Any, Any]]:
+    """The update messages the pane's figure sends from now on (restyle, relayout, trace indexes), still sent."""
+    sent: list[tuple[Any, Any, Any]] = []
+    send = pane.figure._send_update_msg
+
+    def spy(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **kw: Any) -> Any:
+        sent.append((restyle_data, relayout_data, trace_indexes))
+        return send(restyle_data, relayout_data, trace_indexes, **kw)
+
+    pane.figure._send_update_msg = spy
+    return sent
+
+
+def _received(browser: dict[str, Any], sent: list[tuple[Any, Any, Any]]) -> None:
+    """Move ``browser`` (a figure's JSON) by the messages, as plotly.js does."""
+    for restyle, relayout, indexes in sent:
+        for key, values in restyle.items():
+            for i, value in zip(indexes, values):
+                _restyle(browser["data"][i], key, value)
+        for key, value in relayout.items():
+            _restyle(browser["layout"], key, value)
+
+
 def test_fit_height_keeps_the_map_between_the_least_and_the_apps_own_height() -> None:
     assert fit_height(600, 750) == 600
     assert fit_height(2000, 750) == 750
@@ -53,25 +76,13 @@ def test_a_height_only_resize_sends_the_axes_by_their_parts_and_places_the_names
     view = history_view(game, 400)
     pane = MapPane(view, width, 750, ruleset=RULESET)
     browser = pane.figure.to_plotly_json()
-    sent: list[Any] = []
-    send = pane.figure._send_update_msg
-
-    def spy(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **kw: Any) -> Any:
-        sent.append((restyle_data, relayout_data, trace_indexes))
-        return send(restyle_data, relayout_data, trace_indexes, **kw)
-
-    pane.figure._send_update_msg = spy
+    sent = _spied(pane)
     sent_layout: list[tuple[str, Any]] = []
     pane.figure._send_relayout_msg = lambda data, **kw: sent_layout.extend(data.items())  # update_layout's own messages
     assert pane.resize(560)
     whole = [k for _r, relayout, _i in sent for k in relayout if k in ("xaxis", "yaxis", "legend")]
     assert whole == [] and sent, [list(r) for _d, r, _i in sent]
-    for restyle, relayout, indexes in sent:
-        for key, values in restyle.items():
-            for i, value in zip(indexes, values):
-                _restyle(browser["data"][i], key, value)
-        for key, value in relayout.items():
-            _restyle(browser["layout"], key, value)
+    _received(browser, sent)
     for key, value in sent_layout:
         _restyle(browser["layout"], key, value)
     fresh = json.loads(json.dumps(state_map(view, width=width or 1200, height=560, ruleset=RULESET).to_plotly_json(), default=list))
@@ -114,22 +125,10 @@ def test_a_step_reaches_the_browser_in_one_message_and_draws_the_same_map() -> N
     for a, b in ((120, 400), (400, 900), (900, 901), (60, 1200)):
         pane = MapPane(history_view(game, a), None, 750, ruleset=RULESET)
         plain = go.FigureWidget(state_map(history_view(game, a), width=1200, height=750, ruleset=RULESET))
-        sent: list[Any] = []
-        send = pane.figure._send_update_msg
-
-        def spy(restyle_data: Any, relayout_data: Any, trace_indexes: Any = None, **kw: Any) -> Any:
-            sent.append((restyle_data, relayout_data, trace_indexes))
-            return send(restyle_data, relayout_data, trace_indexes, **kw)
-
-        pane.figure._send_update_msg = spy
+        sent = _spied(pane)
         browser = pane.figure.to_plotly_json()  # what the browser holds, moved by the messages as plotly.js does
         pane.show(history_view(game, b))
-        for restyle, relayout, indexes in sent:
-            for key, values in restyle.items():
-                for i, value in zip(indexes, values):
-                    _restyle(browser["data"][i], key, value)
-            for key, value in relayout.items():
-                _restyle(browser["layout"], key, value)
+        _received(browser, sent)
         update_state_map(plain, history_view(game, a), history_view(game, b), ruleset=RULESET)
         counts.append(len(sent))
         for restyle, _layout, indexes in sent:
