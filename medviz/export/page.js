@@ -220,6 +220,22 @@
       if (n.source) box.appendChild(el("p", "Source: " + n.source, "source"));
       notesEl.appendChild(box);
     });
+    notesEl.scrollTop = 0;
+    sizeNotes();
+  }
+
+  // The notes give way to the log only down to their first note's whole first paragraph (title, date line
+  // and that paragraph: what a class reads first), at most 45% of the screen; the rest scrolls in the notes.
+  // Where the column is still too short for them (a projector's 720 px), the key of colours folds away while
+  // a note shows (the map's own key of units and marks stays) and comes back with the next step without one.
+  function sizeNotes() {
+    notesEl.style.minHeight = "";
+    side.classList.remove("note-first");
+    var first = notesEl.querySelector(".note .body p") || notesEl.querySelector(".note");
+    if (!first || !document.body.classList.contains("fit")) return;
+    var need = first.getBoundingClientRect().bottom - notesEl.getBoundingClientRect().top + notesEl.scrollTop + 14;
+    notesEl.style.minHeight = Math.ceil(Math.min(need, window.innerHeight * 0.45)) + "px";
+    if (side.scrollHeight > side.clientHeight + 1) side.classList.add("note-first");
   }
 
   function applyChannels(s) {
@@ -568,7 +584,8 @@
     if (hasStrip) stripEl.style.height = stripH + "px";
     if (data.mode !== "map" || window.innerWidth <= 900) {
       document.body.classList.remove("fit");
-      mainEl.style.gridTemplateColumns = "";
+      mainEl.style.gridTemplateColumns = side.style.height = "";
+      sizeNotes();
       return false;
     }
     document.body.classList.add("fit");
@@ -588,7 +605,8 @@
       h = Math.round(Math.max(300, Math.min(h, needH)));
     }
     gd.style.height = h + "px";
-    side.style.maxHeight = (h + stripH + gap) + "px";
+    side.style.maxHeight = side.style.height = (h + stripH + gap) + "px";  // the log fills what the rest leaves
+    sizeNotes();
     return true;
   }
 

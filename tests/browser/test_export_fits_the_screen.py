@@ -1,6 +1,7 @@
 """An exported Vespers replay at a projector's 1280x720 and at 1920x1080: map, controls, this step's words,
 the map's title and side panel and the win-probability strip on one screen without scrolling, the map as
-large as the room leaves it, the end's long title inside its column; and the map's names and badges apart
+large as the room leaves it, the end's long title inside its column, each note's first paragraph and the
+log's line in view; and the map's names and badges apart
 and inside the map as chromium draws them, in the exported page at both sizes and in a plain state map
 (every text box of the names and badges read from the page)."""
 
@@ -231,5 +232,49 @@ def test_names_and_badges_do_not_overlap_as_chromium_draws_the_map(browser: Any,
             clashes = [(a[0], b[0]) for a, b in itertools.combinations(boxes, 2)
                        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
             assert clashes == [], (seq, clashes)
+    finally:
+        p.close()
+
+
+#: At each annotated moment: the first note's title, date line and first paragraph as drawn, the part of the
+#: notes' column not scrolled away, and the log's current line and the log's visible part (viewport pixels).
+NOTE_JS = """() => {
+  const r = (el) => { if (!el) return null; const b = el.getBoundingClientRect();
+                      return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
+  const notes = document.getElementById('notes'), note = notes.querySelector('.note');
+  return {notes: r(notes), title: r(note && note.querySelector('h3')), meta: r(note && note.querySelector('.meta')),
+          first: r(note && note.querySelector('.body p')), text: note ? note.querySelector('h3').textContent : '',
+          log: r(document.getElementById('log')), current: r(document.querySelector('#log li.current'))};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_each_notes_first_paragraph_and_the_logs_line_show_without_scrolling(browser: Any, vespers_page: Path,
+                                                                            artifacts: Path, size: tuple[int, int]) -> None:
+    """A teacher at a projector reads the note's whole first paragraph and the step's log line at once: neither
+    is cut by its column's edge or pushed under the screen's (the notes and the log scroll in themselves)."""
+    w, h = size
+    screen = {"left": 0, "top": 0, "right": w, "bottom": h}
+    p = OfflinePage(browser, w, h)
+    try:
+        page = p.page
+        page.goto(vespers_page.as_uri())
+        wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
+        starts = page.evaluate("""() => [...document.querySelectorAll('#jump option')]
+            .filter(o => o.textContent.startsWith('★')).map(o => Number(o.value))""")
+        assert len(starts) >= 5, starts
+        problems = []
+        for seq in starts:
+            page.evaluate(f"window.medviz.show({seq})")
+            wait_until(page, f"document.body.dataset.step === '{seq}'", 20)
+            page.wait_for_timeout(150)
+            b = page.evaluate(NOTE_JS)
+            for part in ("title", "meta", "first"):
+                if b[part] is None or not (_inside(b[part], b["notes"]) and _inside(b[part], screen)):
+                    problems.append(f"event {seq} ({b['text']!r}): the note's {part} is cut: {b}")
+            if b["current"] is None or not (_inside(b["current"], b["log"]) and _inside(b["current"], screen)):
+                problems.append(f"event {seq}: the log's current line is not in view: {b}")
+        page.screenshot(path=str(artifacts / f"export-vespers-note-{w}x{h}.png"))
+        assert not problems, "\n".join(problems)
     finally:
         p.close()
