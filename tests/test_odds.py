@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from fractions import Fraction
 
@@ -72,8 +73,8 @@ def test_sampled_battles_conserve_units(opts: dict[str, object], seed: int) -> N
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(forces(), DOCTRINES)
-def test_exact_odds_agree_with_20000_sampled_battles(opts: dict[str, object], doctrine: Doctrine) -> None:
-    n = 20_000
+def test_exact_odds_agree_with_sampled_battles(opts: dict[str, object], doctrine: Doctrine) -> None:
+    n = 20_000 if os.environ.get("MEDVIZ_SLOW") else 5_000  # within 4 standard errors at either size
     exact = battle_odds(new_battle(opts), doctrine).distribution
     seen: Counter[object] = Counter()
     for seed in range(n):

@@ -57,6 +57,8 @@ def _run(page: Any, lab: dict[str, Any], artifacts: Path, name: str, graphs: int
     page.screenshot(path=str(artifacts / f"jupyterlab-{name}-1280x720.png"))
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="the Medieval notebook in a browser (about 30 s) runs in CI's long run (MEDVIZ_SLOW=1)")
 def test_medieval_notebook_runs_and_draws_europe(lab: dict[str, Any], offline_page: Any, artifacts: Path) -> None:
     page = offline_page.page
     _run(page, lab, artifacts, "medieval-europe", graphs=3)
