@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from medviz.engine import MalformedInput, play
@@ -290,6 +292,8 @@ def test_a_plan_replaces_the_incumbent_only_when_clearly_ahead() -> None:
     assert won._search_plans(None, "A", 2, 0, hold) == hold  # type: ignore[arg-type]
 
 
+@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
+                    reason="two whole standard games with the plan search (about 13 s) run in CI's long run (MEDVIZ_SLOW=1)")
 def test_the_plan_search_is_deterministic_legal_and_replayed_by_its_own_rollouts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     spec = "expert:budget=0"  # the plan search alone
