@@ -7,19 +7,21 @@ and inside the map as chromium draws them, in the exported page at both sizes an
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import OfflinePage
 from helpers_sample import ROOT
+from test_export_page import wait_until
 
 from medviz.engine import History
 from medviz.export.annotations import load_annotations
 from medviz.export.html import export_html
-from test_export_page import wait_until
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -38,6 +40,18 @@ def vespers_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     chart = load_win_probability(next(analysis.glob("winprob-*.json")), h)
     flags = pivotal_flags(next(analysis.glob("pivotal-*.json")), h)
     return export_html(h, tmp_path_factory.mktemp("fit") / "vespers.html", notes, win_probability=chart, pivotal=flags)
+
+
+@contextlib.contextmanager
+def _opened(browser: Any, path: Path, w: int, h: int, ready: str = "") -> Iterator[OfflinePage]:
+    """The page at ``path`` in a ``w`` x ``h`` window, loaded and ready (and ``ready``, a JS condition, true)."""
+    p = OfflinePage(browser, w, h)
+    try:
+        p.page.goto(path.as_uri())
+        wait_until(p.page, "!!(window.medviz && window.medviz.ready" + (f" && {ready}" if ready else "") + ")", 60)
+        yield p
+    finally:
+        p.close()
 
 
 #: Boxes of the page's parts (viewport pixels). The map's drawing is the plot area plotly draws the areas in;
@@ -76,11 +90,8 @@ def test_map_controls_words_and_strip_fit_one_screen(browser: Any, vespers_page:
                                                      size: tuple[int, int]) -> None:
     w, h = size
     screen = {"left": 0, "top": 0, "right": w, "bottom": h}
-    p = OfflinePage(browser, w, h)
-    try:
+    with _opened(browser, vespers_page, w, h, ready="window.medviz.strip") as p:
         page = p.page
-        page.goto(vespers_page.as_uri())
-        wait_until(page, "!!(window.medviz && window.medviz.ready && window.medviz.strip)", 60)
         # a battle step: the step panel has words to show
         seq = page.evaluate("""() => [...document.querySelectorAll('#log li')].findIndex(li => /battle/i.test(li.textContent))""")
         assert seq > 0
@@ -104,8 +115,6 @@ def test_map_controls_words_and_strip_fit_one_screen(browser: Any, vespers_page:
         assert (plot["bottom"] - plot["top"]) - (m["bottom"] - m["top"]) <= 0.1 * h + 12 or \
             (plot["right"] - plot["left"]) - (m["right"] - m["left"]) <= 16, f"blank bands around the map: {b}"
         assert not p.errors and not p.blocked, (p.errors, p.blocked)
-    finally:
-        p.close()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -114,11 +123,8 @@ def test_the_end_title_stays_inside_its_column(browser: Any, vespers_page: Path,
     """The end's title ("Game over. Player A (France and Anjou) wins: … took …") is long: it must wrap where
     it is drawn, never run past the figure or the screen."""
     w, h = size
-    p = OfflinePage(browser, w, h)
-    try:
+    with _opened(browser, vespers_page, w, h) as p:
         page = p.page
-        page.goto(vespers_page.as_uri())
-        wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
         page.keyboard.press("End")
         wait_until(page, "document.body.dataset.step === String(window.medviz.data.log.length - 1)", 20)
         page.wait_for_timeout(400)
@@ -128,8 +134,6 @@ def test_the_end_title_stays_inside_its_column(browser: Any, vespers_page: Path,
         assert b["title"] is not None and b["holder"] is not None
         assert _inside(b["title"], b["holder"]), f"the title runs off: {b['title']} in {b['holder']}"
         assert b["title"]["right"] <= w and b["title"]["bottom"] <= h, b
-    finally:
-        p.close()
 
 
 #: Every drawn name's and badge's text box (viewport pixels; a badge with its 3 px outline), the map's drawn
@@ -162,12 +166,9 @@ def test_the_pages_names_and_badges_never_overlap_nor_leave_the_map(browser: Any
     draws. At a few moments of the war, no two drawn boxes of names and badges meet (by more than 1 px) and none
     is cut by the map's edge."""
     w, h = size
-    p = OfflinePage(browser, w, h)
     problems: list[str] = []
-    try:
+    with _opened(browser, vespers_page, w, h) as p:
         page = p.page
-        page.goto(vespers_page.as_uri())
-        wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
         n = page.evaluate("window.medviz.data.log.length")
         battle = page.evaluate("""() => [...document.querySelectorAll('#log li')].findIndex(li => /battle/i.test(li.textContent))""")
         seen = 0
@@ -190,18 +191,15 @@ def test_the_pages_names_and_badges_never_overlap_nor_leave_the_map(browser: Any
                          if a[1] < ml - t or a[2] < mt - t or a[3] > mr + t or a[4] > mb + t]
         assert seen > 400, f"only {seen} names and badges found on the page"
         assert not p.errors and not p.blocked, (p.errors, p.blocked)
-    finally:
-        p.close()
     assert not problems, f"{len(problems)} problem(s) at {w}x{h}:\n" + "\n".join(problems[:30])
 
 
 def test_names_and_badges_do_not_overlap_as_chromium_draws_the_map(browser: Any, artifacts: Path) -> None:
     """The placement's boxes are estimates: chromium's own boxes of every name and badge must not overlap."""
+    import medviz.rules.medempires.game  # noqa: F401
     from medviz.rules.medempires.view import history_view
     from medviz.viz.commands import html_page
     from medviz.viz.state_map import state_map
-
-    import medviz.rules.medempires.game  # noqa: F401
 
     golden = ROOT / "tests" / "golden" / "vespers-1282-seed-1.json.gz"
     h = History.from_json(gzip.decompress(golden.read_bytes()).decode("utf-8"), golden.name)
@@ -255,11 +253,8 @@ def test_each_notes_first_paragraph_and_the_logs_line_show_without_scrolling(bro
     is cut by its column's edge or pushed under the screen's (the notes and the log scroll in themselves)."""
     w, h = size
     screen = {"left": 0, "top": 0, "right": w, "bottom": h}
-    p = OfflinePage(browser, w, h)
-    try:
+    with _opened(browser, vespers_page, w, h) as p:
         page = p.page
-        page.goto(vespers_page.as_uri())
-        wait_until(page, "!!(window.medviz && window.medviz.ready)", 60)
         starts = page.evaluate("""() => [...document.querySelectorAll('#jump option')]
             .filter(o => o.textContent.startsWith('★')).map(o => Number(o.value))""")
         assert len(starts) >= 5, starts
@@ -276,5 +271,3 @@ def test_each_notes_first_paragraph_and_the_logs_line_show_without_scrolling(bro
                 problems.append(f"event {seq}: the log's current line is not in view: {b}")
         page.screenshot(path=str(artifacts / f"export-vespers-note-{w}x{h}.png"))
         assert not problems, "\n".join(problems)
-    finally:
-        p.close()
