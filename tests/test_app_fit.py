@@ -191,21 +191,29 @@ def test_the_browsers_report_of_defaults_reaches_the_traces_without_an_echo() ->
 
 
 def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
-    """The map's browser code is plotly's with the view's two report methods made no-ops, and nothing else."""
+    """The map's browser code is plotly's with the view's two report methods made no-ops and its ``do_update``
+    drawn by map_redraw.js (tests/browser/test_map_step_redraw.py), and nothing else."""
     from pathlib import Path
 
     import plotly
 
-    from medviz.apps.common import MapFigureWidget, quiet_widget_esm
+    from medviz.apps.common import MapFigureWidget, _step_redraw_patch, _widget_plotly, quiet_widget_esm
 
     esm = quiet_widget_esm()
     plain = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
     assert esm is not None and len(esm) > len(plain)
     view = plain.split(" as FigureView")[0].rsplit(",", 1)[-1]  # the exported view class's local name
     patch = f";{view}.prototype._sendTraceDeltas=function(){{}};{view}.prototype._sendLayoutDelta=function(){{}};\n"
-    assert esm.count(patch) == 1 and esm.replace(patch, "", 1) == plain  # the rest is plotly's, unchanged
+    plotly_js = _widget_plotly(plain)
+    assert plotly_js is not None and plotly_js.endswith(".default")
+    step = _step_redraw_patch(view, plotly_js)
+    assert "map_redraw" not in step and "_medvizRedraw" in step and f"}})({view},{plotly_js});" in step
+    assert esm.count(patch + step) == 1 and esm.replace(patch + step, "", 1) == plain  # the rest is plotly's, unchanged
     assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
     assert MapFigureWidget()._esm == esm
+    # A do_update of another shape (another plotly) stays plotly's own: only the reports are turned off.
+    other = plain.replace('.default.update(this.el,', '.default.react(this.el,')
+    assert _widget_plotly(other) is None
 
 
 def test_a_map_is_planned_for_the_width_the_browser_measured() -> None:

@@ -22,7 +22,8 @@ __all__ = ["MapFigureWidget", "MapPane", "quiet_widget_esm", "battle_table", "cu
 
 @functools.lru_cache(maxsize=1)
 def quiet_widget_esm() -> str | None:
-    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off.
+    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off, and a step
+    drawn by redrawing only the traces it changes.
 
     After every update plotly.js's widget view compares every trace's full data with what it was
     given and sends the difference to the kernel (10-20 ms of the browser's redraw, 120 kB, and
@@ -30,6 +31,13 @@ def quiet_widget_esm() -> str | None:
     pane never reads those defaults. The bundle's exported ``FigureView`` class gets no-op
     ``_sendTraceDeltas``/``_sendLayoutDelta`` methods; None when the bundle is not the shape this
     expects (another plotly), and the widget then keeps plotly's own code.
+
+    Its ``do_update`` (a ``plotly_update`` message from the kernel) then goes through ``map_redraw.js``: a
+    step that changes only some traces' data and the panel's words redraws those traces alone (plotly.js's
+    ``Plotly.update`` lays out and draws all ~96 of the map's traces), anything else takes ``Plotly.update``
+    as before; messages are drawn one after another. Where ``do_update`` is not the shape this expects,
+    plotly's own stays (the reports are still turned off). Measured in benchmarks/bench_redraw.py and
+    bench_click.py.
     """
     import re
 
@@ -45,7 +53,36 @@ def quiet_widget_esm() -> str | None:
     view, at = found[0].group(1), found[0].start()
     patch = (f";{view}.prototype._sendTraceDeltas=function(){{}};"
              f"{view}.prototype._sendLayoutDelta=function(){{}};\n")
+    plotly_js = _widget_plotly(text)
+    if plotly_js is not None:
+        patch += _step_redraw_patch(view, plotly_js)
     return text[:at] + patch + text[at:]
+
+
+def _widget_plotly(bundle: str) -> str | None:
+    """The expression by which the widget bundle's view reaches plotly.js (``Md.default``) in its ``do_update``,
+    if that method is the shape ``_step_redraw_patch`` replaces (plotly.py 6-7's); else None."""
+    import re
+
+    found = re.findall(r'do_update\(\)\{var ([\w$]+)=this\.model\.get\("_py2js_update"\);if\(\1!==null\)\{'
+                       r'var ([\w$]+)=\1\.style_data\|\|\{\},[\w$]+=\1\.layout_data\|\|\{\},[\w$]+=this\.model\.'
+                       r'_normalize_trace_indexes\(\1\.style_traces\);\2\._doNotReportToPy=!0,([\w$]+)\.default\.update\('
+                       r'this\.el,', bundle)
+    return f"{found[0][2]}.default" if len(found) == 1 else None
+
+
+def _step_redraw_patch(view: str, plotly_js: str) -> str:
+    """The view's ``do_update`` replaced by one that draws each message with ``map_redraw.js``, in order (what
+    plotly's does, less the reports of defaults: ``style_data`` marked not to be reported back, then drawn)."""
+    step = (Path(__file__).parent / "map_redraw.js").read_text(encoding="utf-8")
+    return (f";(function(V,P){{var step=({step.strip()})(P);"
+            "V.prototype.do_update=function(){var m=this.model.get(\"_py2js_update\");if(m===null)return;"
+            "var el=this.el,style=m.style_data||{},layout=m.layout_data||{},"
+            "traces=this.model._normalize_trace_indexes(m.style_traces);style._doNotReportToPy=!0;"
+            "var run=function(){try{return step(el,style,layout,traces)}"
+            "catch(e){console.error(e);return P.update(el,style,layout,traces)}};"
+            "this._medvizDrawn=(this._medvizDrawn||Promise.resolve()).then(run,run)};"
+            f"}})({view},{plotly_js});\n")
 
 
 class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no type hints

@@ -1,0 +1,204 @@
+// The map widget's step redraw (issue 15): a step that changes only some scatter traces' properties has
+// plotly.js draw those traces alone, as the exported page does (medviz/export/page.js drawTraces); any other
+// step takes plotly's own whole redraw (Plotly.update). One expression: a function of plotly.js's Plotly
+// object giving ``step(gd, style, layout, traces)`` (a Plotly.update's arguments, ``style`` one value per
+// trace) that returns a promise of the step drawn. medviz.apps.common.quiet_widget_esm puts it into plotly's
+// widget bundle; benchmarks/bench_redraw.py and tests/browser/test_map_step_redraw.py run it on plotly.min.js.
+//
+// plotly.js's restyle of a trace's data or text recomputes every trace and draws them all again (55-60 ms a
+// step for the map's 96 traces at a loaded machine). Its animation path with ``redraw: false`` (what
+// Plotly.animate runs for a frame) recomputes the figure's data but draws only the traces it is given. The
+// traces' properties are set first exactly as restyle sets them (a null unsets, an undefined leaves alone),
+// so the figure's data is restyle's. Those traces' old drawings are taken away first (plotly's update of a drawn
+// trace keeps some of its old attributes), and a trace drawn anew is put back in the figure's order after it.
+(function (Plotly) {
+  "use strict";
+  // The properties a step may change and still be drawn alone: restyle sets them as they are (none changes
+  // another property with it, an axis, the legend, a colour bar or how traces fill to each other).
+  var ALONE = new RegExp("^(x|y|text|hovertext|textposition|customdata|visible|mode|opacity|fillcolor|hoverinfo|" +
+    "hovertemplate|texttemplate|meta|marker\\.(size|color|opacity|symbol|angle|line\\.(color|width))|" +
+    "line\\.(color|width|dash)|textfont\\.(color|size|family|weight|style)|" +
+    "fillpattern\\.(shape|size|solidity|bgcolor|fgcolor|fillmode))$");
+
+  // Whether the step (``style`` on ``traces``) can be drawn by redrawing those traces alone.
+  function drawsAlone(gd, style, traces) {
+    var full = gd._fullData, fl = gd._fullLayout, data = gd.data;
+    if (!full || !fl || !data || !gd._transitionData || typeof Plotly.animate !== "function") return false;
+    if (!Array.isArray(traces) || !traces.length || full.length !== data.length) return false;
+    var keys = Object.keys(style).filter(function (k) { return k !== "_doNotReportToPy"; });
+    if (!keys.length) return false;
+    for (var k = 0; k < keys.length; k++) {
+      var values = style[keys[k]];
+      if (!ALONE.test(keys[k]) || !Array.isArray(values) || values.length !== traces.length) return false;
+    }
+    var plots = Object.keys(fl._plots || {});
+    if (plots.length !== 1 || (fl._colorAxes && Object.keys(fl._colorAxes).length)) return false;
+    var plot = fl._plots[plots[0]];
+    if (plot.xaxis.autorange || plot.yaxis.autorange) return false;  // the axes keep their ranges
+    for (var i = 0; i < full.length; i++) {
+      if (full[i].type !== "scatter" || /^tonext/.test(full[i].fill || "") || full[i].stackgroup) return false;
+    }
+    var seen = {};
+    for (var j = 0; j < traces.length; j++) {
+      var t = traces[j];
+      if (typeof t !== "number" || t % 1 !== 0 || t < 0 || t >= full.length || seen[t]) return false;
+      seen[t] = true;
+      if (data[t].type !== undefined && data[t].type !== "scatter") return false;
+      if (fl.showlegend && data[t].showlegend !== false) return false;  // its legend entry may change with it
+      if (full[t].marker && full[t].marker.showscale) return false;
+    }
+    return true;
+  }
+
+  // Set ``path`` of ``trace`` to ``value`` as restyle does: null unsets (an emptied container stays), undefined
+  // leaves the property alone.
+  function restyled(trace, path, value) {
+    if (value === undefined) return;
+    var parts = path.split("."), o = trace;
+    for (var i = 0; i < parts.length - 1; i++) {
+      var next = o[parts[i]];
+      if (next === null || typeof next !== "object" || Array.isArray(next)) {
+        if (value === null) return;
+        next = o[parts[i]] = {};
+      }
+      o = next;
+    }
+    if (value === null) delete o[parts[parts.length - 1]];
+    else o[parts[parts.length - 1]] = value;
+  }
+
+  function traceIndex(g) {
+    var d = g.__data__;
+    return d && d[0] && d[0].trace ? d[0].trace.index : -1;
+  }
+
+  // A trace the step made invisible is not drawn at all in a partial drawing: its old drawing goes, as a
+  // whole redraw takes it away.
+  function dropEmptied(gd, traces) {
+    var full = gd._fullData || [], gone = {}, any = false;
+    traces.forEach(function (t) { if (!full[t] || full[t].visible !== true) { gone[t] = true; any = true; } });
+    if (!any) return;
+    gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) { if (gone[traceIndex(g)]) g.remove(); });
+  }
+
+  // The traces drawn alone are ordered among themselves only: put every trace back in figure order (what
+  // a whole redraw draws), moving only those out of place, so names and badges stay above or below each
+  // other as the figure says.
+  function keepOrder(gd) {
+    gd.querySelectorAll(".scatterlayer").forEach(function (layer) {
+      var kids = Array.prototype.slice.call(layer.children), sorted = true;
+      for (var i = 1; i < kids.length && sorted; i++) sorted = traceIndex(kids[i]) >= traceIndex(kids[i - 1]);
+      if (sorted) return;
+      var ref = layer.firstChild;
+      kids.sort(function (a, b) { return traceIndex(a) - traceIndex(b); }).forEach(function (k) {
+        if (k === ref) ref = ref.nextSibling; else layer.insertBefore(k, ref);
+      });
+    });
+  }
+
+  // What plotly's style pass (which a partial drawing skips) gives a trace's fill besides its colour: no outline.
+  function styleFills(gd, traces) {
+    var redrawn = {};
+    traces.forEach(function (t) { redrawn[t] = true; });
+    gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) {
+      if (redrawn[traceIndex(g)]) g.querySelectorAll(".js-fill").forEach(function (p) { p.style.strokeWidth = "0"; });
+    });
+  }
+
+  // Draw ``traces`` alone; resolves once plotly.js has finished the transition (its drawing is done in the
+  // same task as the call; the two repairs follow it before the browser paints).
+  function drawAlone(gd, traces) {
+    // Their old drawings go first, so each is drawn anew as from scratch: plotly's update of a drawn trace
+    // leaves some attributes of the old one (a text's offset for a position it no longer has).
+    var redrawn = {};
+    traces.forEach(function (t) { redrawn[t] = true; });
+    gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) { if (redrawn[traceIndex(g)]) g.remove(); });
+    return new Promise(function (resolve) {
+      var done = false;
+      var repaired = function () { dropEmptied(gd, traces); styleFills(gd, traces); keepOrder(gd); };
+      var repair = function () { Promise.resolve().then(repaired); };
+      var finish = function () {
+        if (done) return;
+        done = true;
+        gd.removeListener("plotly_transitioning", repair);
+        gd.removeListener("plotly_transitioned", finish);
+        gd.removeListener("plotly_transitioninterrupted", finish);
+        repaired();
+        resolve();
+      };
+      gd.on("plotly_transitioning", repair);  // plotly draws right after it says so: the repairs follow
+      gd.on("plotly_transitioned", finish);
+      gd.on("plotly_transitioninterrupted", finish);
+      Plotly.animate(gd, { data: traces.map(function () { return {}; }), traces: traces, layout: {} },
+                     { transition: { duration: 0, easing: "linear" }, frame: { duration: 0, redraw: false },
+                       mode: "immediate" }).then(finish, finish);
+    });
+  }
+
+  // The panel's words (a paper-placed annotation's text) are set as relayout sets them and that annotation alone
+  // drawn again: relayout of a text draws every trace again (an annotation's text may move an autoranged
+  // axis), where an edit of its opacity, here to the value it has, draws only the annotation.
+  var ANNOTATION_TEXT = /^annotations\[(\d+)\]\.text$/;
+  function relayoutAlone(gd, layout, reportless) {
+    var rest = {}, texts = 0, notes = gd.layout.annotations, full = gd._fullLayout.annotations || [];
+    Object.keys(layout).forEach(function (key) {
+      var m = ANNOTATION_TEXT.exec(key), i = m ? +m[1] : -1;
+      if (m && notes && notes[i] && full[i] && full[i].xref === "paper" && full[i].yref === "paper") {
+        restyled(notes[i], "text", layout[key]);
+        rest["annotations[" + i + "].opacity"] = notes[i].opacity === undefined ? null : notes[i].opacity;
+        texts++;
+      } else {
+        rest[key] = layout[key];
+      }
+    });
+    if (reportless) rest._doNotReportToPy = true;
+    var done = Plotly.relayout(gd, rest);
+    if (texts) keepAnnotationOrder(gd);  // drawn again, each annotation went last among them
+    return Promise.resolve(done).then(function () { if (texts) keepAnnotationOrder(gd); });
+  }
+
+  function keepAnnotationOrder(gd) {
+    var first = gd.querySelector("g.annotation");
+    if (!first) return;
+    var layer = first.parentNode, at = function (g) { return +g.getAttribute("data-index"); };
+    var kids = Array.prototype.filter.call(layer.children, function (g) { return g.classList.contains("annotation"); });
+    var sorted = kids.slice().sort(function (a, b) { return at(a) - at(b); });
+    if (sorted.every(function (g, i) { return g === kids[i]; })) return;
+    sorted.forEach(function (g) { layer.appendChild(g); });
+  }
+
+  // The layout's part of a step that plotly draws without drawing the traces again: the panel's words, the title.
+  var LAYOUT_ALONE = /^(annotations\[\d+\]\.text|title\.text|title\.font\.(size|color|family|weight|style))$/;
+
+  return function step(gd, style, layout, traces) {
+    var counts = gd._medvizRedraw = gd._medvizRedraw || { alone: 0, whole: 0 };
+    layout = layout || {};
+    var restyles = Object.keys(style).some(function (k) { return k !== "_doNotReportToPy"; });
+    var relayouts = Object.keys(layout).filter(function (k) { return k !== "_doNotReportToPy"; });
+    var ready = gd._fullData && gd._fullLayout && gd.layout && typeof Plotly.animate === "function";
+    if (!ready || (!restyles && !relayouts.length) || (restyles && !drawsAlone(gd, style, traces))) {
+      counts.whole++;
+      return Promise.resolve(Plotly.update(gd, style, layout, traces));
+    }
+    counts.alone++;
+    var reportless = !!style._doNotReportToPy;
+    var setData = function () {
+      Object.keys(style).forEach(function (key) {
+        if (key === "_doNotReportToPy") return;
+        traces.forEach(function (t, j) { restyled(gd.data[t], key, style[key][j]); });
+      });
+    };
+    if (!relayouts.every(function (k) { return LAYOUT_ALONE.test(k); })) {
+      // Another part of the layout (the map's frame): plotly's relayout, which may draw every trace again (in
+      // place, as before the step), then the step's traces alone, from scratch.
+      var replotted = Promise.resolve(Plotly.relayout(gd, Object.assign({}, layout, reportless ? { _doNotReportToPy: true } : {})));
+      return !restyles ? replotted : replotted.then(function () { setData(); return drawAlone(gd, traces); });
+    }
+    // The layout first (its drawing is done when relayout returns), then the traces (plotly draws them in a
+    // microtask after the call): both before the browser paints, none waiting for the other's timer.
+    var laid = relayouts.length ? relayoutAlone(gd, layout, reportless) : Promise.resolve();
+    if (!restyles) return laid;
+    setData();
+    return Promise.all([laid, drawAlone(gd, traces)]);
+  };
+})
