@@ -101,32 +101,37 @@
     var redrawn = {};
     traces.forEach(function (t) { redrawn[t] = true; });
     gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) {
-      if (redrawn[traceIndex(g)]) g.querySelectorAll(".js-fill").forEach(function (p) { p.style.strokeWidth = "0"; });
+      if (!redrawn[traceIndex(g)]) return;
+      g.querySelectorAll(".js-fill").forEach(function (p) { if (p.style.strokeWidth !== "0") p.style.strokeWidth = "0"; });
     });
   }
 
-  // Draw ``traces`` alone; resolves once plotly.js has finished the transition (its drawing is done in the
-  // same task as the call; the two repairs follow it before the browser paints).
-  function drawAlone(gd, traces) {
-    // Their old drawings go first, so each is drawn anew as from scratch: plotly's update of a drawn trace
-    // leaves some attributes of the old one (a text's offset for a position it no longer has).
+  // Take away the old drawings of ``traces`` (each is then drawn anew as from scratch: plotly's update of a
+  // drawn trace keeps some attributes of the old one, a text's offset for a position it no longer has).
+  function dropDrawings(gd, traces) {
     var redrawn = {};
     traces.forEach(function (t) { redrawn[t] = true; });
     gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) { if (redrawn[traceIndex(g)]) g.remove(); });
+  }
+
+  // Draw ``traces`` alone; resolves once they are drawn and repaired (plotly draws them in a microtask after the
+  // call, the repairs follow before the browser paints; its transition then ends on a timer, which the next
+  // step need not wait for: a new one ends it).
+  function drawAlone(gd, traces) {
+    dropDrawings(gd, traces);
     return new Promise(function (resolve) {
       var done = false;
-      var repaired = function () { dropEmptied(gd, traces); styleFills(gd, traces); keepOrder(gd); };
-      var repair = function () { Promise.resolve().then(repaired); };
+      var repaired = function () { dropEmptied(gd, traces); styleFills(gd, traces); keepOrder(gd); resolve(); };
+      var repair = function () { gd.removeListener("plotly_transitioning", repair); Promise.resolve().then(repaired); };
       var finish = function () {
         if (done) return;
         done = true;
         gd.removeListener("plotly_transitioning", repair);
         gd.removeListener("plotly_transitioned", finish);
         gd.removeListener("plotly_transitioninterrupted", finish);
-        repaired();
-        resolve();
+        repaired();  // (changes nothing if the repairs were made)
       };
-      gd.on("plotly_transitioning", repair);  // plotly draws right after it says so: the repairs follow
+      gd.on("plotly_transitioning", repair);  // plotly draws right after it says so
       gd.on("plotly_transitioned", finish);
       gd.on("plotly_transitioninterrupted", finish);
       Plotly.animate(gd, { data: traces.map(function () { return {}; }), traces: traces, layout: {} },
@@ -189,10 +194,16 @@
       });
     };
     if (!relayouts.every(function (k) { return LAYOUT_ALONE.test(k); })) {
-      // Another part of the layout (the map's frame): plotly's relayout, which may draw every trace again (in
-      // place, as before the step), then the step's traces alone, from scratch.
-      var replotted = Promise.resolve(Plotly.relayout(gd, Object.assign({}, layout, reportless ? { _doNotReportToPy: true } : {})));
-      return !restyles ? replotted : replotted.then(function () { setData(); return drawAlone(gd, traces); });
+      // Another part of the layout (the map's frame): plotly's whole update, the step's traces' old drawings
+      // taken away first so that it draws them from scratch; one it did not draw again is drawn alone after it.
+      if (!restyles) return Promise.resolve(Plotly.update(gd, style, layout, traces));
+      dropDrawings(gd, traces);
+      return Promise.resolve(Plotly.update(gd, style, layout, traces)).then(function () {
+        var full = gd._fullData, drawn = {};
+        gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) { drawn[traceIndex(g)] = true; });
+        var missing = traces.filter(function (t) { return full[t] && full[t].visible === true && !drawn[t]; });
+        return missing.length ? drawAlone(gd, missing) : undefined;
+      });
     }
     // The layout first (its drawing is done when relayout returns), then the traces (plotly draws them in a
     // microtask after the call): both before the browser paints, none waiting for the other's timer.
