@@ -199,18 +199,19 @@ def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
 
     from medviz.apps.common import MapFigureWidget, _step_redraw_patch, _widget_plotly, quiet_widget_esm
 
-    esm = quiet_widget_esm()
+    esm, stepping = quiet_widget_esm(), quiet_widget_esm(step_redraw=True)
     plain = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
-    assert esm is not None and len(esm) > len(plain)
+    assert esm is not None and stepping is not None and len(esm) > len(plain)
     view = plain.split(" as FigureView")[0].rsplit(",", 1)[-1]  # the exported view class's local name
     patch = f";{view}.prototype._sendTraceDeltas=function(){{}};{view}.prototype._sendLayoutDelta=function(){{}};\n"
+    assert esm.count(patch) == 1 and esm.replace(patch, "", 1) == plain  # the rest is plotly's, unchanged
+    assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
     plotly_js = _widget_plotly(plain)
     assert plotly_js is not None and plotly_js.endswith(".default")
     step = _step_redraw_patch(view, plotly_js)
-    assert "map_redraw" not in step and "_medvizRedraw" in step and f"}})({view},{plotly_js});" in step
-    assert esm.count(patch + step) == 1 and esm.replace(patch + step, "", 1) == plain  # the rest is plotly's, unchanged
-    assert esm.index(patch) < esm.index(" as FigureView")  # before the export, at the module's top level
-    assert MapFigureWidget()._esm == esm
+    assert "_medvizRedraw" in step and f"}})({view},{plotly_js});" in step
+    assert stepping.count(patch + step) == 1 and stepping.replace(patch + step, "", 1) == plain
+    assert MapFigureWidget()._esm == esm  # the step redraw is off unless MEDVIZ_STEP_REDRAW=1
     # A do_update of another shape (another plotly) stays plotly's own: only the reports are turned off.
     other = plain.replace('.default.update(this.el,', '.default.react(this.el,')
     assert _widget_plotly(other) is None

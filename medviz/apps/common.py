@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import html
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,10 @@ from medviz.engine.history import History
 __all__ = ["MapFigureWidget", "MapPane", "quiet_widget_esm", "battle_table", "current_line", "event_log", "notes_html"]
 
 
-@functools.lru_cache(maxsize=1)
-def quiet_widget_esm() -> str | None:
-    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off, and a step
-    drawn by redrawing only the traces it changes.
+@functools.lru_cache(maxsize=2)
+def quiet_widget_esm(step_redraw: bool = False) -> str | None:
+    """plotly's FigureWidget browser code with its view's reports of computed defaults turned off, and with
+    ``step_redraw`` a step drawn by redrawing only the traces it changes.
 
     After every update plotly.js's widget view compares every trace's full data with what it was
     given and sends the difference to the kernel (10-20 ms of the browser's redraw, 120 kB, and
@@ -32,12 +33,14 @@ def quiet_widget_esm() -> str | None:
     ``_sendTraceDeltas``/``_sendLayoutDelta`` methods; None when the bundle is not the shape this
     expects (another plotly), and the widget then keeps plotly's own code.
 
-    Its ``do_update`` (a ``plotly_update`` message from the kernel) then goes through ``map_redraw.js``: a
+    With ``step_redraw`` its ``do_update`` (a ``plotly_update`` message from the kernel) goes through ``map_redraw.js``: a
     step that changes only some traces' data and the panel's words redraws those traces alone (plotly.js's
     ``Plotly.update`` lays out and draws all ~96 of the map's traces), anything else takes ``Plotly.update``
     as before; messages are drawn one after another. Where ``do_update`` is not the shape this expects,
-    plotly's own stays (the reports are still turned off). Measured in benchmarks/bench_redraw.py and
-    bench_click.py.
+    plotly's own stays (the reports are still turned off). Off by default (``MapFigureWidget`` turns it on
+    with the environment variable ``MEDVIZ_STEP_REDRAW=1``): replayed in chromium it draws a step in less than
+    half the time (benchmarks/bench_redraw.py), but in JupyterLab bench_click.py measured jumps, slider
+    releases and branches slower than plotly's whole redraw, for reasons not yet found.
     """
     import re
 
@@ -53,7 +56,7 @@ def quiet_widget_esm() -> str | None:
     view, at = found[0].group(1), found[0].start()
     patch = (f";{view}.prototype._sendTraceDeltas=function(){{}};"
              f"{view}.prototype._sendLayoutDelta=function(){{}};\n")
-    plotly_js = _widget_plotly(text)
+    plotly_js = _widget_plotly(text) if step_redraw else None
     if plotly_js is not None:
         patch += _step_redraw_patch(view, plotly_js)
     return text[:at] + patch + text[at:]
@@ -99,7 +102,7 @@ class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no t
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
         if not getattr(cls, "_medviz_esm", False):
-            esm = quiet_widget_esm()  # read once, when the first map is made
+            esm = quiet_widget_esm(os.environ.get("MEDVIZ_STEP_REDRAW") == "1")  # read once, when the first map is made
             if esm is not None:
                 cls._esm = esm
             cls._medviz_esm = True

@@ -2,7 +2,7 @@
 what it draws must be what plotly draws from scratch for the same figure, and the figure it holds must be the
 kernel's, after walking a ReplayViewer through the Vespers war event by event and by jumps back and forth.
 
-The widget's own browser code (``quiet_widget_esm()``, plotly's bundle with the patch) runs in chromium through
+The widget's own browser code (``quiet_widget_esm(step_redraw=True)``, plotly's bundle with the patch) runs in chromium through
 its anywidget interface: a small model holds the widget's state as the kernel sent it and passes on each
 ``_py2js_update`` message the kernel's figure sends (captured from ``MapFigureWidget._send``). The fresh drawing
 is a second view of the same model, drawn by plotly's ``newPlot`` from the figure the live view holds (which
@@ -152,7 +152,7 @@ def test_a_step_draws_what_plotly_draws_from_scratch(browser: Any, walk: Any) ->
     from medviz.apps.common import quiet_widget_esm
 
     first, stops = walk
-    esm = quiet_widget_esm()
+    esm = quiet_widget_esm(step_redraw=True)
     assert esm is not None and "_medvizRedraw" in esm
     p = OfflinePage(browser, 1280, 720)
     console: list[str] = []
