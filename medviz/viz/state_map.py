@@ -1139,11 +1139,11 @@ def _drawn_share(fig: go.Figure, width: int, height: int, style: StateStyle, bot
     except (TypeError, ValueError):
         return style.map_domain
     margin = fig.layout.margin
-    inner = width - (margin.l or 0) - (margin.r or 0)
-    plot_h = (height - (margin.t or 0) - (margin.b or 0)) * (1.0 - bottom)
+    inner = float(width - (margin.l or 0) - (margin.r or 0))
+    plot_h = float(height - (margin.t or 0) - (margin.b or 0)) * (1.0 - bottom)
     if inner <= 0 or plot_h <= 0:
         return style.map_domain
-    drawn = plot_h * (x1 - x0) / ((y1 - y0) * ratio) / max(1.0, inner - NARROWER_SPARE_PX)
+    drawn = plot_h * float(x1 - x0) / (float(y1 - y0) * ratio) / max(1.0, inner - NARROWER_SPARE_PX)
     return max(0.5, min(style.map_domain, math.ceil(drawn * 1000) / 1000))
 
 
