@@ -372,11 +372,17 @@ def test_short_names_on_a_crowded_small_map_and_full_names_at_the_default_size()
     assert sum(1 for x in land_names(vespers) if "(" in x) >= 4
 
 
-@pytest.mark.parametrize("planned,drawn", [((1200, 560), (1000, 560)), ((1200, 560), (1500, 560)), ((1200, 750), (1500, 750))])
+@pytest.mark.parametrize("planned,drawn", [((1200, 560), (1160, 560)), ((1200, 560), (1500, 560)), ((1200, 750), (1500, 750))])
 def test_a_placement_holds_when_the_browser_draws_the_map_wider(planned: tuple[int, int], drawn: tuple[int, int]) -> None:
     """A responsive figure is planned for its layout size and drawn as wide as its column: no wider map
-    brings two boxes together (positions spread, boxes keep their pixel size). (Narrower than planned at
-    750 px tall, the map shrinks and they would: the app must plan for the column's width then.)"""
+    brings two boxes together (positions spread, boxes keep their pixel size). A map held by the height keeps
+    ``NARROWER_SPARE_PX`` of its share to spare, as much as an app draws it narrower before laying it out again
+    (``WIDTH_STEP``); the rest of the width is the side panel's, no blank band beside the map. (Narrower than
+    that, the map shrinks and they would: the app must plan for the column's width then.)"""
+    from medviz.apps.common import WIDTH_STEP
+    from medviz.viz.state_map import NARROWER_SPARE_PX
+
+    assert WIDTH_STEP <= NARROWER_SPARE_PX
     ruleset, views = _maps_views()["medieval"]
     fig = state_map(views[2], width=planned[0], height=planned[1], ruleset=ruleset)
     data = fig.to_plotly_json()

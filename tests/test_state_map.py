@@ -274,3 +274,25 @@ def test_seas_drawn_merged_keep_their_own_outlines(fig: go.Figure) -> None:
     mark_areas(fig, ["balearic_sea"])
     marked = next(tr for tr in fig.data if tr.name == "marked-areas")
     assert list(marked.x) == [*t["x"][start:stop], None] and None not in t["x"][start:start + 3]
+
+
+@pytest.mark.parametrize("size", [(1488, 738), (1372, 560)])
+def test_a_map_held_by_the_height_leaves_no_band_beside_it(setup: dict[str, Any], size: tuple[int, int]) -> None:
+    """A figure wide for its height (an app at 1920x1080 in JupyterLab under its controls and words: 1488x738; at
+    1280x720, laid out 560 px tall and scaled: 1372x560) draws its map from its left edge and the side panel right
+    after it: before, the map sat in the middle of 78% of the width, a blank band of 55 px (160 px) on each side."""
+    from medviz.viz.placement import frame_of_figure
+    from medviz.viz.state_map import MARGIN, NARROWER_SPARE_PX, PANEL_GAP
+
+    width, height = size
+    fig = state_map(setup, width=width, height=height)
+    frame = frame_of_figure(fig.to_plotly_json())
+    drawn = frame.px_x * (frame.x1 - frame.x0)  # the map's width as plotly.js draws it (held by the height)
+    share = fig.layout.xaxis.domain[1]
+    inner = width - MARGIN["l"] - MARGIN["r"]
+    assert fig.layout.xaxis.domain[0] == 0 and fig.layout.xaxis.constraintoward == "left"
+    assert drawn <= share * inner <= drawn + NARROWER_SPARE_PX + 2
+    assert fig.layout.meta["map_domain"] == share
+    panel = [a.x for a in fig.layout.annotations if a.xref == "paper" and a.x > share]
+    assert panel and min(panel) == pytest.approx(share + PANEL_GAP)
+    assert fig.layout.legend.x == pytest.approx(share + 0.01)

@@ -167,6 +167,10 @@ class MapPane:
     the figure has no fixed width, and once the browser has drawn it (plotly.js can only measure
     an output area that is on the page) it is told to fit that width, as it does again whenever
     the browser window resizes. Panel boxes are laid out for ``DESIGN_WIDTH``.
+
+    ``height`` is the most the figure takes (``self.height``: the room asked for): a map wide for its height
+    (Empire's Revolt's Mediterranean) is drawn only as tall as it, its key and the side panel need at the
+    width it is laid out for (``state_map(..., fit_height=True)``), with no blank band under it.
     """
 
     def __init__(self, view: Any, width: int | None = None, height: int = 750, *, ruleset: Any = None,
@@ -174,7 +178,7 @@ class MapPane:
         from medviz.viz.state_map import mark_areas, state_map
 
         style = style_for(width or design_width)
-        figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style)
+        figure = state_map(view, width=width or design_width, height=height, ruleset=ruleset, style=style, fit_height=True)
         self._make = (width or design_width, style)
         self.height = height
         if width is None:
@@ -235,7 +239,9 @@ class MapPane:
         from medviz.viz.state_map import _facts_of, mark_areas, state_map
 
         style = style_for(width)
-        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style)
+        # the room asked for stays ``self.height`` (a resize to the same room changes nothing), the figure only as tall
+        # as the map needs at this width
+        fresh = state_map(self.view, width=width, height=height, ruleset=self.ruleset, style=style, fit_height=True)
         if self.marks:
             mark_areas(fresh, [])
         fig = self.figure

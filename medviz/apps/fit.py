@@ -55,16 +55,18 @@ export default {
     // Below the least height the app lays its map out at (its side panel needs it), the map is laid out
     // that tall and scaled down to the room (a CSS transform, which plotly.js accounts for in hover and
     // clicks); its width is then laid out wider by the same factor, so it still spans the app.
+    // A map that needs less than that (a wide map: as tall as its shape needs) is scaled only if it is taller
+    // than the room.
     const scale = (gd, room) => {
-      const least = model.get('least');
-      const k = room > 0 && room < least ? room / least : 1;
+      const tall = Math.min(model.get('least'), (gd.layout && gd.layout.height) || Infinity);
+      const k = room > 0 && room < tall ? room / tall : 1;
       if (k < 1) {
         // The graph keeps its place in the app's column: as wide as 1/k of it, and its layout box's
         // extra height taken back by a negative margin (a transform leaves the box as it was).
         gd.style.transformOrigin = '0 0';
         gd.style.transform = `scale(${k.toFixed(4)})`;
         gd.style.width = `${(100 / k).toFixed(3)}%`;
-        gd.style.marginBottom = `${-Math.floor(least * (1 - k))}px`;
+        gd.style.marginBottom = `${-Math.floor(tall * (1 - k))}px`;
       } else if (gd.style.transform) {
         gd.style.transform = ''; gd.style.width = ''; gd.style.marginBottom = '';
       }

@@ -183,12 +183,17 @@ _MISSING = object()
 
 
 #: The size (pixels) the exported page's map figure is made at (its title and side panel become page text; the
-#: page sizes the map itself, ``page.js`` fitScreen); its names and badges are placed for ``PAGE_SCREEN``'s map.
+#: page sizes the map itself, ``page.js`` fitScreen); its names and badges are placed for the smallest map of ``PAGE_SCREENS``.
 PAGE_MAP_SIZE = (1280, 800)
-#: The smallest screen the page is laid out for, a projector's: the map's names and badges are placed for the
-#: map as the page draws it there (``page_map_scale``), so they stay apart, and inside the map, on it and on
-#: every larger screen (a text keeps its pixel size while the map grows). Narrower screens draw the map smaller.
+#: The screen the page is planned for, a projector's: map, controls and this step's words on one screen there.
 PAGE_SCREEN = (1280, 720)
+#: The windows the page's names and badges are placed for: each window's map as the page draws it there
+#: (``page_map_scale``); they are placed for the smallest of them, so they stay apart, and inside the map, on it
+#: and on every larger map (a text keeps its pixel size while the map grows). A 1024 px wide window (an older
+#: projector, a small laptop) draws the map smallest: about 22 px per degree of longitude, 25 at 1280x720 over the
+#: win-probability strip. Only a window narrower than 1024 px (or a phone's, where the side column goes under the
+#: map) draws it smaller still.
+PAGE_SCREENS = ((1024, 768), PAGE_SCREEN)
 #: What the page's layout (page.html, page.js fitScreen) takes at ``PAGE_SCREEN``, in pixels measured in
 #: chromium: the header's line and the controls' row above the map (69.2), the page's side paddings and the
 #: gap between the map and the side column (1rem, 1rem, 0.8rem).
@@ -198,13 +203,16 @@ PAGE_PADDING_PX = 16.0 + 16.0 + 12.8
 PAGE_SCALE_SPARE = 0.98
 
 
-def page_map_scale(layout: Mapping[str, Any], strip: bool, screen: tuple[int, int] = PAGE_SCREEN) -> float:
+def page_map_scale(layout: Mapping[str, Any], strip: bool, screen: tuple[int, int] | None = None) -> float:
     """Pixels per unit of longitude of the page's map on a ``screen`` (width, height) window, as page.js
-    ``fitScreen`` sizes it (``strip``: the win-probability strip under it), times ``PAGE_SCALE_SPARE``.
+    ``fitScreen`` sizes it (``strip``: the win-probability strip under it), times ``PAGE_SCALE_SPARE``; without a
+    ``screen``, the least of those on ``PAGE_SCREENS`` (the scale the page's names and badges are placed for).
 
     ``layout``: the map figure's (its ranges, scale ratio, y domain and margins; the page keeps a 6 px top margin
     and gives the map the figure's whole width).
     """
+    if screen is None:
+        return min(page_map_scale(layout, strip, s) for s in PAGE_SCREENS)
     width, height = screen
     xa, ya, m = layout.get("xaxis") or {}, layout.get("yaxis") or {}, layout.get("margin") or {}
     (x0, x1), (y0, y1) = (float(v) for v in xa["range"]), (float(v) for v in ya["range"])

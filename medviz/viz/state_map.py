@@ -912,6 +912,11 @@ def state_map(view: Any, geo: Any = None, *, style: StateStyle = DEFAULT_STATE_S
     fig.update_xaxes(domain=[0, style.map_domain])
     bottom = _map_bottom(fig, w, h, style, p)
     fig.update_yaxes(domain=[bottom, 1.0], constraintoward="top")
+    # A map held by the height (a figure wide for its height: an app at 1920x1080 under its controls) takes only the
+    # width it is drawn at, from the left; the side panel starts right of it (plotly.js centred the map in its share,
+    # leaving a blank band on each side).
+    style = dataclasses.replace(style, map_domain=_drawn_share(fig, w, h, style, bottom))
+    fig.update_xaxes(domain=[0, style.map_domain], constraintoward="left")
     legend = {"x": style.map_domain + 0.01, "y": _panel_layout(p, style, h)["legend"], "xanchor": "left",
               "maxheight": legend_room_px(p, style, h), "yanchor": "top", "bgcolor": "rgba(0,0,0,0)",
               "font": {"size": style.panel_size - 1, "family": style.font_family},
@@ -1115,6 +1120,31 @@ def _map_bottom(fig: go.Figure, width: int, height: int, style: StateStyle, p: P
     map_h = plot_w * (y1 - y0) * ratio / (x1 - x0)
     share = map_h / plot_h if plot_h > 0 else 1.0
     return max(key_room, min(0.5, 1.0 - share))
+
+
+#: Pixels a responsive figure may be drawn narrower than it was planned for (an app lays it out again beyond
+#: ``apps.common.WIDTH_STEP``): a map held by the height keeps that much spare in its share of the width, so drawn
+#: that much narrower it keeps the size its names and badges were placed for.
+NARROWER_SPARE_PX = 40
+
+
+def _drawn_share(fig: go.Figure, width: int, height: int, style: StateStyle, bottom: float) -> float:
+    """The map's share of the width: ``style.map_domain``, or less where the map, held by the height of its y domain
+    (from ``bottom`` up), is drawn narrower than that (with ``NARROWER_SPARE_PX`` to spare; never under half the
+    width: the side panel's boxes stay boxes)."""
+    try:
+        x0, x1 = fig.layout.xaxis.range
+        y0, y1 = fig.layout.yaxis.range
+        ratio = float(fig.layout.yaxis.scaleratio or 1)
+    except (TypeError, ValueError):
+        return style.map_domain
+    margin = fig.layout.margin
+    inner = float(width - (margin.l or 0) - (margin.r or 0))
+    plot_h = float(height - (margin.t or 0) - (margin.b or 0)) * (1.0 - bottom)
+    if inner <= 0 or plot_h <= 0:
+        return style.map_domain
+    drawn = plot_h * float(x1 - x0) / (float(y1 - y0) * ratio) / max(1.0, inner - NARROWER_SPARE_PX)
+    return max(0.5, min(style.map_domain, math.ceil(drawn * 1000) / 1000))
 
 
 def _title_text(plan: Plan | Portrayal) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from helpers_sample import ROOT, open_and_run_all, scratch_notebook, wait_for
-from screen_fit import page_errors
+from screen_fit import page_errors, scroll_to_top
 
 def _notebook_cell(name: str, marker: str) -> str:
     """The source of a committed notebook's first code cell that contains ``marker``."""
@@ -264,9 +264,25 @@ def test_apps_fit_the_width_they_have(lab: dict[str, Any], offline_page: Any, ar
     if f is None or any(abs(d - p) > 0.01 * p for d, p in zip(f["drawn"], f["planned"])):
         problems.append(f"the viewer's map after a height-only resize is drawn at another scale than it was placed for: {f}")
 
-    # -- 4. Empire's Revolt at 1600x1000, its DiceLab and its notebook's map: panel and legend inside ---------
-    page.set_viewport_size({"width": 1600, "height": 1000})
+    # -- 4. Empire's Revolt's DiceLab: its wide map only as tall as it needs, at a projector and at full HD (a
+    # blank band of 150-200 px under its key before); then at 1600x1000 panel and legend inside ------------------
     dicelab = cells.nth(3).locator(".medviz-app").first
+    lab_map = dicelab.locator(".js-plotly-plot").first
+    for w, h in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": w, "height": h})
+        dicelab.evaluate("e => e.scrollIntoView({block: 'start'})")
+        problems += fitted([lab_map], f"Empire's Revolt's DiceLab at {w}x{h}")
+        bands: list[float] = []
+        try:  # the map is laid out again for the room and width measured: wait for its band to go
+            wait_for(f"the DiceLab's map at {w}x{h} to leave no band under its key",
+                     lambda: bands.append(lab_map.evaluate(BAND_JS)) or bands[-1] <= 24, timeout=20, every=0.5)
+        except pytest.fail.Exception:
+            problems.append(f"Empire's Revolt's DiceLab at {w}x{h}: a blank band {bands[-1]:.0f} px tall under its key")
+        print(f"Empire's Revolt's DiceLab at {w}x{h}: {bands[-1]:.0f} px under its key")  # (pytest -s shows it)
+        scroll_to_top(dicelab)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifacts / f"jupyterlab-empires-revolt-dicelab-{w}x{h}.png"))
+    page.set_viewport_size({"width": 1600, "height": 1000})
     dicelab.evaluate("e => e.scrollIntoView({block: 'start'})")
     problems += fitted([dicelab.locator(".js-plotly-plot").first], "Empire's Revolt's DiceLab at 1600x1000")
     dicelab.locator(".js-plotly-plot").first.evaluate("e => e.scrollIntoView({block: 'start'})")
