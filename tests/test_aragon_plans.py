@@ -46,11 +46,19 @@ def test_the_task_plan_is_aragons_task_and_the_old_plans_leave_aragon_alone(task
         assert _b_choices(_vespers(1, plan)) == _b_choices(task_games[1]), name
 
 
-def test_aragons_knobs_leave_the_standard_game_alone() -> None:
+def test_aragons_knobs_leave_the_standard_game_alone_and_court_does_not() -> None:
     plain = play(RULESET, "standard", {}, seed=2, players={"A": Heuristic(), "B": Heuristic()})
-    war = Plan(sicily_first=False, alarm=-99, hunt=True, stand=True, counter=-2, court=("navarre",))
+    war = Plan(malta=False, sicily_first=False, alarm=-99, intercept=0, stand=True, sea_watch=True, avoid=0,
+               hunt=True, counter=-2)
     planned = play(RULESET, "standard", {}, seed=2, players={"A": Heuristic(), "B": Planned(plan=war)})
     assert [e.to_dict() for e in planned.events] == [e.to_dict() for e in plain.events]
+
+    def attempts(h: Any, side: str) -> list[str]:
+        return [str(e.choice) for e in h.events if isinstance(e, DecisionEvent) and e.actor == side
+                and e.phase == "politics" and str(e.choice).startswith(("diplomacy:", "vassalage:"))]
+
+    venice = play(RULESET, "standard", {}, seed=2, players={"A": Planned(plan=Plan(court=("venice",))), "B": Heuristic()})
+    assert attempts(venice, "A")[0].endswith("venice") and not attempts(plain, "A")[0].endswith("venice")
 
 
 def test_every_aragon_plan_changes_aragons_play_somewhere(task_games: dict[int, Any]) -> None:
@@ -115,3 +123,23 @@ def test_court_tries_the_frontiers_neighbours_first() -> None:
     tried = [a for seed in (0, 1, 2, 3) for a in attempts(_vespers(seed, ARAGON_PLANS["court"]))]
     task = [a for seed in (0, 1, 2, 3) for a in attempts(_vespers(seed, Plan()))]
     assert any(a.endswith(court) for a in tried) and not any(a.endswith(court) for a in task)
+
+
+def test_the_expert_aragon_rolls_out_no_plan_that_plays_aragons_task_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``PLANS`` leave Aragon's task alone, so the expert's plan search rolls none of them out for Aragon
+    (the same choices, without the rollouts); France's plans are rolled out as before."""
+    from medviz.rules.medempires.game.expert import Expert
+
+    calls: list[str] = []
+    rollout = Expert._plan_rollout
+
+    def counted(self: Expert, game: Any, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
+        calls.append(me)
+        return rollout(self, game, me, turn, first, plan, k)
+
+    monkeypatch.setattr(Expert, "_plan_rollout", counted)
+    plain = play(RULESET, "vespers-1282", {}, seed=0, players={"A": Heuristic(), "B": Heuristic()})
+    aragon = play(RULESET, "vespers-1282", {}, seed=0, players={"A": Heuristic(), "B": Expert(budget=0)})
+    assert calls == [] and [e.to_dict() for e in aragon.events] == [e.to_dict() for e in plain.events]
+    play(RULESET, "vespers-1282", {}, seed=0, players={"A": Expert(budget=0), "B": Heuristic()})
+    assert calls and set(calls) == {"A"}

@@ -7,7 +7,9 @@
 Prints, per plan, the games its side wins, draws and its mean VP margin, beside the heuristic's own
 (the plan ``heuristic``), and the hindsight best: per seed the best result any plan got on that
 seed's dice (what choosing one plan per game could give at most, knowing the dice; the expert does
-not know them, and changes plan turn by turn). ``--menu aragon`` plays the plans of Aragon's war
+not know them, and changes plan turn by turn). ``--menu courts`` plays, beside the heuristic, a
+plan per power that is no player's courting that power first (the allies politics wins, 7.0);
+``--menu aragon`` plays the plans of Aragon's war
 (``plans.ARAGON_PLANS``); in the Vespers each row also counts the games in which France took no
 guarded area (13.0, at any moment) and those Aragon ends holding both Sicilian areas and Malta.
 """
@@ -18,8 +20,15 @@ import argparse
 
 from medviz.engine import play
 from medviz.rules.medempires.game.players import Heuristic
-from medviz.rules.medempires.game.plans import MENUS, Planned
+from medviz.rules.medempires.game.plans import MENUS, Plan, Planned
+from medviz.rules.medempires.game.state import PLAYER_POWERS, shipped_data
 from medviz.rules.medempires.ruleset import RULESET
+
+
+def courts() -> dict[str, Plan]:
+    """The heuristic's plan and, for every power that is no player's, a plan courting it first (7.0)."""
+    return {"heuristic": Plan(), **{p: Plan(court=(p,)) for p in sorted(shipped_data().game_data.powers)
+                                    if p not in PLAYER_POWERS}}
 
 
 def main() -> None:
@@ -29,9 +38,9 @@ def main() -> None:
     ap.add_argument("--side", default="A", choices=("A", "B"))
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--first-seed", type=int, default=0)
-    ap.add_argument("--menu", default="heuristic", choices=sorted(MENUS))
+    ap.add_argument("--menu", default="heuristic", choices=sorted(MENUS) + ["courts"])
     args = ap.parse_args()
-    plans = MENUS[args.menu]
+    plans = MENUS[args.menu] if args.menu != "courts" else courts()
     vespers = args.scenario == "vespers-1282"
     kept: dict[str, list[int]] = {name: [0, 0] for name in plans}  # frontier kept, Sicily and Malta held
     me, foe = args.side, "B" if args.side == "A" else "A"
