@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 
 from medviz.engine import play
-from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.game.plans import MENUS, Plan, Planned
+from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.game.state import PLAYER_POWERS, shipped_data
 from medviz.rules.medempires.ruleset import RULESET
 
