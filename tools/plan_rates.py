@@ -3,6 +3,8 @@
     PYTHONPATH=. .venv/bin/python tools/plan_rates.py                     # standard, Player A, seeds 0-39
     PYTHONPATH=. .venv/bin/python tools/plan_rates.py --side B --games 100 --scenario vespers-1282
     PYTHONPATH=. .venv/bin/python tools/plan_rates.py --side B --games 200 --scenario vespers-1282 --menu aragon
+    PYTHONPATH=. .venv/bin/python tools/plan_rates.py --side B --games 200 --scenario vespers-1282 --menu aragon \
+        --option vespers_taken_at_game_end
 
 Prints, per plan, the games its side wins, draws and its mean VP margin, beside the heuristic's own
 (the plan ``heuristic``), and the hindsight best: per seed the best result any plan got on that
@@ -11,7 +13,7 @@ not know them, and changes plan turn by turn). ``--menu courts`` plays, beside t
 plan per power that is no player's courting that power first (the allies politics wins, 7.0);
 ``--menu aragon`` plays the plans of Aragon's war
 (``plans.ARAGON_PLANS``); in the Vespers each row also counts the games in which France took no
-guarded area (13.0, at any moment) and those Aragon ends holding both Sicilian areas and Malta.
+guarded area (13.0, at any moment, or at the end with ``--option vespers_taken_at_game_end``) and those Aragon ends holding both Sicilian areas and Malta.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--menu", default="heuristic", choices=sorted(MENUS) + ["courts"])
+    ap.add_argument("--option", action="append", default=[], help="an optional rule or reading to switch on")
     args = ap.parse_args()
     plans = MENUS[args.menu] if args.menu != "courts" else courts()
     vespers = args.scenario == "vespers-1282"
@@ -52,17 +55,20 @@ def main() -> None:
         results = []
         for name, plan in plans.items():
             players = {me: Planned(plan=plan), foe: Heuristic()}
-            h = play(RULESET, args.scenario, {}, seed=seed, players=players)
+            h = play(RULESET, args.scenario, {o: True for o in args.option}, seed=seed, players=players)
             o = h.outcome
             rows[name].append((o["winner"], o["vp"][me] - o["vp"][foe]))
             if vespers:
                 s = h.final_state
-                kept[name][0] += not s.taken
+                v = s.data.scenarios[args.scenario].victory
+                at_end = str(v.get("taken_option", "")) in args.option
+                kept[name][0] += not any(s.ctl.get(a) == "A" if at_end else a in s.taken for a in v["a_must_not_take"])
                 kept[name][1] += all(s.ctl.get(a) == "B" for a in s.data.scenarios[args.scenario].victory["b_must_control"])
             results.append(o["winner"])
         best[max(results, key=lambda w: rank[w])] += 1
     n = len(seeds)
-    print(f"{args.scenario}, each plan as Player {me} against the heuristic, seeds {seeds[0]}-{seeds[-1]} (n = {n}):")
+    print(f"{args.scenario}, each plan as Player {me} against the heuristic, seeds {seeds[0]}-{seeds[-1]} (n = {n}), "
+          f"options {sorted(args.option) or 'none'}:")
     for name, res in rows.items():
         wins = sum(w == me for w, _ in res)
         draws = sum(w == "draw" for w, _ in res)
