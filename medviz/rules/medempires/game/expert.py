@@ -73,7 +73,7 @@ from medviz.engine.policy import AwaitingDecision, DecisionPoint, canonical, opt
 from medviz.rules.medempires.choices import Decision
 from medviz.rules.medempires.game.options import Action, ForcePick
 from medviz.rules.medempires.game.plans import PLANS, Plan, Planned
-from medviz.rules.medempires.game.players import _MEMO, Heuristic, strength
+from medviz.rules.medempires.game.players import _MEMO, Heuristic, keys_only, strength
 from medviz.rules.medempires.game.state import GameState, other_side
 from medviz.rules.medempires.game.turn import judge
 
@@ -333,11 +333,13 @@ class Expert:
         if self.plans < SCREEN or not isinstance(point.state, GameState):
             return Plan()
         turn = point.turn if point.turn is not None else point.state.turn
-        return self._plan_of_turn(game, point.actor, int(turn or 0), current=True)
+        task = self.base.DELEGATES_ARAGON and keys_only(point.state, point.actor)
+        return self._plan_of_turn(game, point.actor, int(turn or 0), current=True, task=task)
 
-    def _plan_of_turn(self, game: RunningGame, me: str, turn: int, current: bool = False) -> Plan:
+    def _plan_of_turn(self, game: RunningGame, me: str, turn: int, current: bool = False, task: bool = False) -> Plan:
         """The plan of game turn ``turn``: searched at the side's first decision of that turn, last turn's
-        plan if the side had none then; the default plan before the first game turn (the set-up)."""
+        plan if the side had none then; the default plan before the first game turn (the set-up).
+        ``task``: the side's decisions all go to Aragon's task (``players.AragonTask``)."""
         if turn < 1:
             return Plan()
         events = game.events
@@ -348,17 +350,26 @@ class Expert:
         first = next((e.seq for e in events if isinstance(e, DecisionEvent) and e.actor == me and e.turn == turn), None)
         if first is None and current:
             first = len(events)  # this decision is the side's first of the turn
-        incumbent = self._plan_of_turn(game, me, turn - 1)
-        plan = incumbent if first is None else self._search_plans(game, me, turn, first, incumbent)
+        incumbent = self._plan_of_turn(game, me, turn - 1, task=task)
+        plan = incumbent if first is None else self._search_plans(game, me, turn, first, incumbent, task=task)
         if len(self._chosen) > 64:
             self._chosen.clear()
         self._chosen[key] = (events, plan)
         return plan
 
-    def _search_plans(self, game: RunningGame, me: str, turn: int, first: int, incumbent: Plan) -> Plan:
+    def _search_plans(self, game: RunningGame, me: str, turn: int, first: int, incumbent: Plan,
+                      task: bool = False) -> Plan:
         """Roll every plan out to the game's end from the turn's first decision; a plan replaces the
-        incumbent (last turn's) only if clearly better on common random numbers (``clearly_better``)."""
-        plans = [incumbent, *[p for p in PLANS.values() if p != incumbent]]
+        incumbent (last turn's) only if clearly better on common random numbers (``clearly_better``).
+
+        With ``task`` (Aragon in the Vespers) a plan that sets none of Aragon's knobs plays the task's
+        game, choice for choice, as the incumbent does: its rollouts would equal the incumbent's, so it
+        is not rolled out (the same choice, without the rollouts).
+        """
+        plans = [incumbent, *[p for p in PLANS.values() if p != incumbent
+                              and not (task and not p.aragon() and not incumbent.aragon())]]
+        if len(plans) == 1:
+            return incumbent
         base = [self._plan_rollout(game, me, turn, first, incumbent, k) for k in range(SCREEN)]
         if all(x >= WON for x in base):
             return incumbent  # the side wins on this plan: nothing to gain
