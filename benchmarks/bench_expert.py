@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from medviz.engine import play
+from medviz.engine.game import RunningGame
+from medviz.engine.policy import DecisionPoint, Policy
 from medviz.rules.medempires.game import expert as expert_module
 from medviz.rules.medempires.game.expert import BUDGET, PLAN_ROLLOUTS, WIDTH, Expert
+from medviz.rules.medempires.game.plans import Plan
 from medviz.rules.medempires.game.players import Heuristic
 from medviz.rules.medempires.ruleset import RULESET
 
@@ -25,14 +29,14 @@ from medviz.rules.medempires.ruleset import RULESET
 class _Counted(Expert):
     """The expert, counting its rollouts (for the rates below)."""
 
-    def _rollout(self, *args: object, **kwargs: object) -> float:  # type: ignore[override]
+    def _rollout(self, game: RunningGame, point: DecisionPoint, choice: Any, k: int, horizon: int | None = None) -> float:
         _COUNT[0] += 1
-        return super()._rollout(*args, **kwargs)  # type: ignore[arg-type]
+        return super()._rollout(game, point, choice, k, horizon)
 
-    def _plan_rollout(self, *args: object, **kwargs: object) -> float:
+    def _plan_rollout(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
         _COUNT[0] += 1
         _COUNT[1] += 1
-        return super()._plan_rollout(*args, **kwargs)  # type: ignore[arg-type]
+        return super()._plan_rollout(game, me, turn, first, plan, k)
 
 
 _COUNT = [0, 0]  # rollouts in all, of them plan rollouts (to the game's end, at a game turn's first decision)
@@ -57,11 +61,11 @@ def main() -> None:
         t = time.perf_counter()
         play(RULESET, args.scenario, {}, seed=seed, players={"A": Heuristic(), "B": Heuristic()})
         plain += time.perf_counter() - t
-        players = {"A": Heuristic(), "B": Heuristic()}
+        players: dict[str, Policy] = {"A": Heuristic(), "B": Heuristic()}
         players[args.side] = _Counted(budget=args.budget, width=args.width, horizon=args.horizon, plans=args.plans)
         _COUNT[:] = [0, 0]
         t, c = time.perf_counter(), time.process_time()
-        h = play(RULESET, args.scenario, {}, seed=seed, players=players)  # type: ignore[arg-type]
+        h = play(RULESET, args.scenario, {}, seed=seed, players=players)
         dw, dc = time.perf_counter() - t, time.process_time() - c
         wall += dw
         cpu += dc

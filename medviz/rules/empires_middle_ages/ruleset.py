@@ -29,6 +29,9 @@ class EmpiresMiddleAges(DefinedRuleset):
     game = "empires_middle_ages"
     title = "Empires of the Middle Ages"
     spec_help = SPEC_HELP
+    #: An endeavour is one task that reads the state and its own card and rolls: no later task reads
+    #: its events (tests/test_reads_past_events.py).
+    reads_past_events = False
 
     def __init__(self, data: str | Path | Mapping[str, Any] | None = None,
                  cards: str | Path | Mapping[str, Any] | None = None) -> None:

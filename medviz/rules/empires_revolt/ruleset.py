@@ -40,6 +40,9 @@ class EmpiresRevolt(DefinedRuleset):
     game = "empires_revolt"
     title = "Empire's Revolt"
     spec_help = SPEC_HELP
+    #: The rules read the state and their own rolls and draws; the heuristic player only the decision
+    #: point (tests/test_reads_past_events.py).
+    reads_past_events = False
 
     def __init__(self, data: str | Path | Mapping[str, Any] | None = None) -> None:
         self.rules: Rules = load_rules(data)

@@ -52,6 +52,9 @@ class MedievalRuleset(DefinedRuleset):
 
     game = GAME
     title = "Medieval: The XIIIth Century in Europe"
+    #: The rules read the state (a shuffle's order goes into it as the deck, 2.1, 2.5) and their own
+    #: rolls and draws; the heuristic player only the observed decision point (tests/test_reads_past_events.py).
+    reads_past_events = False
 
     def define(self) -> GameDefinition:
         scenarios = {

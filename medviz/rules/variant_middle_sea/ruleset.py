@@ -42,6 +42,9 @@ class VariantMiddleSea(DefinedRuleset):
     game = "variant_middle_sea"
     title = "Variant Middle Sea"
     spec_help = SPEC_HELP
+    #: The rules read the state (a battle's next round, the battle's state) and their own rolls; the
+    #: players see only the decision point (tests/test_reads_past_events.py).
+    reads_past_events = False
 
     def __init__(self, data: str | Path | Mapping[str, Any] | None = None) -> None:
         self.rules: Rules = load_rules(data)
