@@ -148,18 +148,22 @@ def overlaps(fig: Any, cities: bool = True, moves: bool = True) -> list[tuple[st
     return out
 
 
+@functools.cache
 def _history(name: str) -> History:
+    """A golden game (read once per run: the tests below only read it)."""
     import medviz.rules.medempires.game  # noqa: F401  (registers the whole-game scenarios)
 
     return History.from_json(gzip.decompress((GOLDEN / name).read_bytes()).decode("utf-8"), name)
 
 
-def _vespers_views() -> list[Any]:
+@functools.cache
+def _vespers_views() -> tuple[Any, ...]:
+    """Moments of the Vespers golden game, worked out once (state_map and update_state_map never change a view)."""
     from medviz.rules.medempires.view import history_view, setup_view
 
     h = _history("vespers-1282-seed-1.json.gz")
     n = len(h.events)
-    return [setup_view("vespers-1282"), *(history_view(h, seq) for seq in (n // 5, n // 3, n // 2, 2 * n // 3, n - 1))]
+    return (setup_view("vespers-1282"), *(history_view(h, seq) for seq in (n // 5, n // 3, n // 2, 2 * n // 3, n - 1)))
 
 
 def test_text_boxes_grow_with_characters_lines_and_size() -> None:
@@ -216,6 +220,7 @@ def test_no_name_or_badge_overlaps_another_on_the_vespers_map(size: tuple[int, i
         assert overlaps(fig) == []
 
 
+@functools.cache
 def _vespers_overlay_views() -> dict[str, Any]:
     """Moments of the Vespers golden game with the most drawn over the map: two political results at
     Sicily; a fleet's move with an interception and a battle; two battles in one area (Majorca). The moments'
@@ -443,12 +448,7 @@ def test_no_name_or_badge_overlaps_another_on_the_standard_map() -> None:
 
 
 def test_no_name_or_badge_overlaps_another_on_medieval_maps() -> None:
-    from medviz.engine import get_ruleset, play
-    from medviz.rules.medieval_xiii.players import HeuristicPolicy
-
-    rs = get_ruleset("medieval-xiii")
-    game = play(rs, "four-players", {}, seed=3, players={s: HeuristicPolicy.from_spec(str(i)) for i, s in enumerate("ABCD")})
-    views = [rs.view_at(game, seq) for seq in (-1, 80, len(game) // 2, len(game) - 1)]
+    rs, views = _maps_views()["medieval"]  # four heuristic players, seed 3: the set-up, event 80, the middle, the end
     for view in views:
         fig = state_map(view, ruleset=rs)
         assert overlaps(fig) == []
