@@ -278,6 +278,7 @@
         groups[path].idx.forEach(function (t, j) { vals[at[t]] = groups[path].vals[j]; });
         upd[path] = vals;
       });
+      dropText(groups.text ? groups.text.idx : []);
       if (traces.length || layout) Plotly.update(gd, upd, layout || {}, traces);
     }
     if (panel) renderPanel(panel);
@@ -328,6 +329,16 @@
       });
     });
   }
+  // plotly keeps each text point's old drawing, in a transition and in Plotly.update alike: a name a step empties
+  // (placed away from a badge) would stay drawn, a name that comes back would not be. Traces whose text a step
+  // changes (a change plotly draws again, never a style-only one) are taken away first, so plotly draws them anew.
+  function dropText(traces) {
+    var full = gd._fullData || [], anew = {};
+    traces.forEach(function (t) { if (full[t] && String(full[t].mode || "").indexOf("text") >= 0) anew[t] = true; });
+    gd.querySelectorAll(".scatterlayer > .trace").forEach(function (g) {
+      if (g.__data__ && g.__data__[0] && g.__data__[0].trace && anew[g.__data__[0].trace.index]) g.remove();
+    });
+  }
   function drawTraces(changes) {
     if (drawing) {
       waiting = waiting || {};
@@ -343,6 +354,7 @@
       if (waiting) { var next = waiting; waiting = null; drawTraces(next); }
     };
     var data = traces.map(function (t) { return nest(changes[t]); });
+    dropText(traces.filter(function (t) { return "text" in changes[t]; }));
     // Plotly.Plots.transition is what Plotly.animate runs for a frame, without waiting for the next animation
     // frame: the step is drawn before the browser paints, not one frame later.
     drawing = (typeof Plotly.Plots.transition === "function"

@@ -20,7 +20,7 @@ from test_export_page import wait_until
 
 #: Walk to ``target`` (event by event from the last stop when it is near, else one jump), wait until the
 #: page's drawing is idle, then have plotly draw the whole figure again from its data; return both
-#: drawings' traces (pattern ids, number rounding and style order normalised).
+#: drawings' traces (pattern ids, number rounding, style order and empty text points' offsets normalised).
 COMPARE_JS = """
 async ([target, from]) => {
   const gd = document.getElementById('plot');
@@ -31,7 +31,8 @@ async ([target, from]) => {
   for (let i = 0; i < 100 && window.medviz.drawing(); i++) await sleep(50);
   const style = (h) => h.replace(/style="([^"]*)"/g, (all, s) => 'style="' + s.split(';').map(x => x.trim()).filter(Boolean).sort().join(';') + '"');
   const norm = (h) => style(h).replace(/#p[0-9a-f]{6}-/g, '#P-').replace(/ id="p[0-9a-f]{6}-/g, ' id="P-')
-      .replace(/ pattern_filled/g, '').replace(/(\\d+\\.\\d{2})\\d+/g, '$1');
+      .replace(/ pattern_filled/g, '').replace(/(\\d+\\.\\d{2})\\d+/g, '$1')
+      .replace(/<g class="textpoint"[^>]*><\\/g>/g, '<g class="textpoint"></g>');  // a name with no text draws nothing, wherever its group stands
   const drawn = (g) => Array.from(g.querySelectorAll('.scatterlayer > .trace')).map(t => norm(t.outerHTML));
   const patterns = (g) => {  // the fill patterns the drawing uses (a pattern no fill uses any more draws nothing)
     const used = new Set(Array.from(g.querySelector('.scatterlayer').innerHTML.matchAll(/url\\(&quot;#([^&]+)&quot;\\)/g)).map(m => m[1]));
