@@ -7,6 +7,8 @@ Usage::
     python benchmarks/bench_click.py --skip-page --against ../main --lab-sizes 1920x1080,1280x720
     python benchmarks/bench_click.py --skip-lab --sizes 1280x720,1920x1080 --against /work/main   # pages side by side
     python benchmarks/bench_click.py --skip-lab --painted --against /work/main   # until the click's frame is painted
+    MEDVIZ_STEP_REDRAW=1 python benchmarks/bench_click.py --skip-page --against /work/main --clicks 10 --profile 3
+        # and where each JupyterLab click's time goes (benchmarks/click_profile.py), per part, side by side
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
 Debian's chromium (Playwright, no network) twice, side by side in one run:
