@@ -7,6 +7,8 @@ Usage::
     python benchmarks/bench_click.py --skip-page --against ../main --lab-sizes 1920x1080,1280x720
     python benchmarks/bench_click.py --skip-lab --sizes 1280x720,1920x1080 --against /work/main   # pages side by side
     python benchmarks/bench_click.py --skip-lab --painted --against /work/main   # until the click's frame is painted
+    MEDVIZ_STEP_REDRAW=1 python benchmarks/bench_click.py --skip-page --against /work/main --clicks 10 --profile 3
+        # and where each JupyterLab click's time goes (benchmarks/click_profile.py), per part, side by side
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
 Debian's chromium (Playwright, no network) twice, side by side in one run:
@@ -338,11 +340,74 @@ def step_starts(history: Any, notes: Any, most: int = 4) -> list[tuple[int, int]
     return out
 
 
+def _to_step_start(page: Any, starts: list[tuple[int, int]], k: int, n: int) -> None:
+    """Put the viewer where its next step is a timed one: the ``k``-th of ``n`` spread over ``starts``."""
+    entry, steps = starts[(k * len(starts) // max(1, n)) % len(starts)]
+    _timed(page, VIEWER_MAP, _jump_to(entry))
+    for _ in range(steps - 1):
+        page.evaluate(LAB_STEP)
+        time.sleep(0.4)
+    time.sleep(0.4)
+
+
+def _branch_faces(page: Any) -> list[str]:
+    page.locator("[data-bench-cell='2']").scroll_into_view_if_needed()
+    faces: list[str] = page.evaluate("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] "
+                                     ".widget-toggle-buttons button\")).map(b => b.textContent.trim())"
+                                     ".filter(t => /^\\d+$/.test(t))")
+    return faces
+
+
+def profile_lab(pages: dict[str, Any], n: int, starts: list[tuple[int, int]] | None,
+                ) -> dict[str, dict[str, list[dict[str, float]]]]:
+    """``n`` profiled clicks of each kind on each JupyterLab page in turn (benchmarks/click_profile.py)."""
+    import click_profile
+
+    out: dict[str, dict[str, list[dict[str, float]]]] = {name: {} for name in pages}
+    cdps = {}
+    for name, page in pages.items():
+        page.evaluate(click_profile.SETUP_JS)
+        cdps[name] = page.context.new_cdp_session(page)
+
+    def click(name: str, kind: str, graph: str, act: str) -> None:
+        b = click_profile.profiled_click(pages[name], cdps[name], graph, act, QUIET_MS)
+        if b is not None:
+            out[name].setdefault(kind, []).append(b)
+        time.sleep(0.3)
+
+    print(f"  profiling step, jump, slider release ({n} each, in turn)", file=sys.stderr, flush=True)
+    for k in range(n):
+        for name, page in pages.items():
+            page.locator("[data-bench-cell='1']").scroll_into_view_if_needed()
+            if starts:
+                _to_step_start(page, starts, k, n)
+            click(name, "step", VIEWER_MAP, LAB_STEP)
+    for kind, act in (("jump", LAB_JUMP), ("slider release", LAB_RELEASE)):
+        for _ in range(n):
+            for name in pages:
+                click(name, kind, VIEWER_MAP, act)
+    faces = {name: _branch_faces(page) for name, page in pages.items()}
+    print(f"  profiling branch ({n})", file=sys.stderr, flush=True)
+    for k in range(n):
+        for name, page in pages.items():
+            if not faces[name]:
+                continue
+            face = faces[name][(k + 1) % len(faces[name])]
+            page.locator("[data-bench-cell='2']").get_by_role("button", name=face, exact=True).click()
+            page.wait_for_timeout(600)
+            click(name, "branch", LAB_MAP, LAB_BRANCH)
+    for cdp in cdps.values():
+        cdp.detach()
+    return out
+
+
 def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int] = (1920, 1080),
-              starts: list[tuple[int, int]] | None = None) -> dict[str, dict[str, list[float]]]:
+              starts: list[tuple[int, int]] | None = None, profile: int = 0,
+              profiles: dict[str, Any] | None = None) -> dict[str, dict[str, list[float]]]:
     """JupyterLab, one server per code tree (``codes``: name -> the folder medviz is imported from), the
     clicks taken in turn: the ReplayViewer's step (from ``starts``, entries of its jump menu), jump,
-    slider release and drag; the DiceLab's branch."""
+    slider release and drag; the DiceLab's branch. With ``profile`` that many clicks of each kind are
+    then profiled on each page, their breakdowns put into ``profiles`` (benchmarks/click_profile.py)."""
     res: dict[str, dict[str, list[float]]] = {name: {} for name in codes}
 
     def add(name: str, what: str, ms: float | None) -> None:
@@ -358,12 +423,7 @@ def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int
         for k in range(n):
             for name, page in pages.items():
                 if starts:  # spread over the game, each start once while there are more starts than clicks
-                    entry, steps = starts[(k * len(starts) // max(1, n)) % len(starts)]
-                    _timed(page, VIEWER_MAP, _jump_to(entry))
-                    for _ in range(steps - 1):
-                        page.evaluate(LAB_STEP)
-                        time.sleep(0.4)
-                    time.sleep(0.4)
+                    _to_step_start(page, starts, k, n)
                 add(name, "step", _timed(page, VIEWER_MAP, LAB_STEP))
                 time.sleep(0.25)
         for what, act in (("jump", LAB_JUMP), ("slider release", LAB_RELEASE)):
@@ -371,17 +431,14 @@ def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int
                 for name, page in pages.items():
                     add(name, what, _timed(page, VIEWER_MAP, act))
                     time.sleep(0.25)
+        if profile and profiles is not None:
+            profiles.update(profile_lab(pages, profile, starts))
         for name, page in pages.items():
             cell = page.locator("[data-bench-cell='1']")
             res[name]["drag (release)"] = _drag(page, VIEWER_MAP, cell.locator(".noUi-handle").first,
                                                 cell.locator(".noUi-target").first, max(3, n // 4))
         # Branch: pick another face of the lab's roll, then time Branch here (each branch is new: faces cycle).
-        faces: dict[str, list[str]] = {}
-        for name, page in pages.items():
-            page.locator("[data-bench-cell='2']").scroll_into_view_if_needed()
-            faces[name] = page.evaluate("() => Array.from(document.querySelectorAll(\"[data-bench-cell='2'] "
-                                        ".widget-toggle-buttons button\")).map(b => b.textContent.trim())"
-                                        ".filter(t => /^\\d+$/.test(t))")
+        faces = {name: _branch_faces(page) for name, page in pages.items()}
         print(f"  {size[0]}x{size[1]}: timing branch ({max(len(f) for f in faces.values())} faces)", file=sys.stderr, flush=True)
         for k in range(max(len(f) for f in faces.values())):
             for name, page in pages.items():
@@ -407,6 +464,11 @@ def main() -> None:
     ap.add_argument("--against", metavar="CHECKOUT", type=Path,
                     help="also time another checkout of medviz (e.g. /work/main), in turns with this one: its exported page, "
                          "and JupyterLab with a kernel importing its medviz")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="JupyterLab: also profile N clicks of each kind on each kernel (benchmarks/click_profile.py) and "
+                         "print where their time went: kernel round trip, Python, messages, widgets' DOM, plotly calls, "
+                         "the main thread's script/style/layout/paint")
+    ap.add_argument("--profile-json", type=Path, metavar="FILE", help="with --profile: every profiled click's breakdown")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -433,11 +495,14 @@ def main() -> None:
                 for name, res in bench_page(browser, pages, int(args.clicks * 2.5), (w, h), args.painted).items():
                     results[f"exported page ({name}) at {w}x{h}" + (", until painted" if args.painted else "")] = res
         lab: dict[str, dict[str, dict[str, list[float]]]] = {}
+        profiles: dict[str, dict[str, Any]] = {}
         if not args.skip_lab:
             codes = {"this": ROOT, **({"baseline": args.against.resolve()} if args.against else {})}
             for size in args.lab_sizes.split(","):
                 w, h = (int(v) for v in size.lower().split("x"))
-                lab[size] = bench_lab(browser, args.clicks, codes, (w, h), step_starts(history, notes))
+                profiles[size] = {}
+                lab[size] = bench_lab(browser, args.clicks, codes, (w, h), step_starts(history, notes),
+                                      args.profile, profiles[size])
         browser.close()
     print(f"Vespers 1282 (seed 1490, {len(history):,} events): time from a click until the map has settled "
           f"(quiet {QUIET_MS} ms, not counted), chromium")
@@ -457,6 +522,16 @@ def main() -> None:
                 if samples and base:
                     print(f"  {name:<26} {statistics.median(samples):7.1f} / {statistics.median(base):7.1f} ms"
                           f" = {statistics.median(samples) / statistics.median(base):.2f}x")
+    if args.profile:
+        import click_profile
+
+        print(f"MEDVIZ_STEP_REDRAW={os.environ.get('MEDVIZ_STEP_REDRAW', '')!r} (this checkout's kernel; main has no step redraw)")
+        for size, by_code in profiles.items():
+            print(f"JupyterLab at {size}: where a click's time goes (click_profile.py; this = {ROOT}"
+                  + (f", baseline = {args.against}" if args.against else "") + ")")
+            print(click_profile.report(by_code))
+        if args.profile_json:
+            click_profile.dump(args.profile_json, profiles)
 
 
 if __name__ == "__main__":

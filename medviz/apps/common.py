@@ -38,9 +38,10 @@ def quiet_widget_esm(step_redraw: bool = False) -> str | None:
     ``Plotly.update`` lays out and draws all ~96 of the map's traces), anything else takes ``Plotly.update``
     as before; messages are drawn one after another. Where ``do_update`` is not the shape this expects,
     plotly's own stays (the reports are still turned off). Off by default (``MapFigureWidget`` turns it on
-    with the environment variable ``MEDVIZ_STEP_REDRAW=1``): replayed in chromium it draws a step in less than
-    half the time (benchmarks/bench_redraw.py), but in JupyterLab bench_click.py measured jumps, slider
-    releases and branches slower than plotly's whole redraw, for reasons not yet found.
+    with the environment variable ``MEDVIZ_STEP_REDRAW=1``). In JupyterLab (``bench_click.py --profile``) it
+    halves a step and a slider release against plotly's whole redraw and shortens a branch, but a jump, which
+    changes most traces and the title, costs as much as the whole redraw (relayout of the title, then the
+    figure's data computed again and the traces drawn), so it stays off until it is faster at all four.
     """
     import re
 

@@ -156,10 +156,36 @@
         rest[key] = layout[key];
       }
     });
-    if (reportless) rest._doNotReportToPy = true;
-    var done = Plotly.relayout(gd, rest);
+    var done = reportless ? quietRelayout(gd, rest) : Promise.resolve(Plotly.relayout(gd, rest));
     if (texts) keepAnnotationOrder(gd);  // drawn again, each annotation went last among them
-    return Promise.resolve(done).then(function () { if (texts) keepAnnotationOrder(gd); });
+    return done.then(function () { if (texts) keepAnnotationOrder(gd); });
+  }
+
+  // Plotly.relayout(gd, rest) whose plotly_relayout event carries plotly's widget's "not for the kernel" mark
+  // (``_doNotReportToPy``). The mark is not given to relayout itself: there it is a layout key plotly.js does
+  // not know, and relayout then lays out and draws the whole figure again (99 ms for the map where an
+  // annotation's opacity takes 2 ms; profiled in JupyterLab by benchmarks/bench_click.py --profile).
+  function quietRelayout(gd, rest) {
+    if (typeof gd.emit === "function" && !gd.emit._medvizQuiet) {
+      var emit = gd.emit;
+      gd.emit = function (name, data) {
+        if (name === "plotly_relayout" && gd._medvizQuiet > 0 && data && typeof data === "object") {
+          data = Object.assign({ _doNotReportToPy: true }, data);
+        }
+        return emit.apply(this, [name, data].concat(Array.prototype.slice.call(arguments, 2)));
+      };
+      gd.emit._medvizQuiet = true;
+    }
+    gd._medvizQuiet = (gd._medvizQuiet || 0) + 1;
+    var quiet = function () { gd._medvizQuiet--; };
+    var done;
+    try {
+      done = Promise.resolve(Plotly.relayout(gd, rest));
+    } catch (e) {
+      quiet();
+      throw e;
+    }
+    return done.then(function (r) { quiet(); return r; }, function (e) { quiet(); throw e; });
   }
 
   function keepAnnotationOrder(gd) {

@@ -83,6 +83,27 @@ async () => {
 """
 
 
+#: Give the live view a message changing only one panel box's words; how many whole redraws (plotly_afterplot) it
+#: made, what it reported to the kernel (a model key ``_js2py_*`` set), and whether the words were drawn.
+PANEL_WORDS_JS = """
+async () => {
+  const live = document.getElementById('live');
+  const gd = live.classList.contains('js-plotly-plot') ? live : live.querySelector('.js-plotly-plot');
+  const i = gd.layout.annotations.findIndex(a => a.xref === 'paper' && a.yref === 'paper' && a.text);
+  let plots = 0;
+  gd.on('plotly_afterplot', () => plots++);
+  const model = window.mapModel, set = model.set, reports = [];
+  model.set = (k, v) => { if (k.startsWith('_js2py_') && v) reports.push(k); return set(k, v); };
+  set('_py2js_update', {style_data: {}, layout_data: {['annotations[' + i + '].text']: 'Words of the bench'}, style_traces: null});
+  set('_py2js_update', null);
+  await new Promise(r => setTimeout(r, 500));
+  model.set = set;
+  const drawn = Array.from(gd.querySelectorAll('g.annotation')).some(g => g.textContent.includes('Words of the bench'));
+  return {i, plots, reports, drawn};
+}
+"""
+
+
 def _plain(trace: dict[str, Any]) -> dict[str, Any]:
     """A trace's JSON without its uid, the containers a property unset by a step leaves empty, and the mark
     plotly's widget puts on the traces its own update restyles (``_doNotReportToPy``: not a figure property)."""
@@ -186,6 +207,11 @@ def test_a_step_draws_what_plotly_draws_from_scratch(browser: Any, walk: Any) ->
         assert total > 20 and counts is not None, (total, counts)
         # Nearly every step took the partial path (what is checked above is not plotly's whole redraw).
         assert counts["alone"] >= 0.8 * (counts["alone"] + counts["whole"]), counts
+        # A step that changes only the panel's words draws that box, not the whole figure (plotly.js's relayout
+        # given the widget's "not for the kernel" mark as a layout key drew it all: 99 ms), and reports nothing.
+        words = page.evaluate(PANEL_WORDS_JS)
+        assert words["i"] >= 0 and words["drawn"], words
+        assert words["plots"] == 0 and words["reports"] == [], words
         assert not p.errors and not console and not p.blocked, (p.errors, console, p.blocked)
     finally:
         p.close()
