@@ -120,3 +120,16 @@ def test_the_cache_is_bounded_and_skips_maps_it_cannot_fingerprint(cache_on: Non
     basemap._CACHE.clear()
     assert base_map(rows).to_plotly_json() == base_map(geo).to_plotly_json()
     assert len(basemap._CACHE) == 1  # the list of rows was drawn afresh, not cached
+
+
+def test_a_map_with_a_column_of_arrays_is_cached_and_told_apart_by_them(cache_on: None) -> None:
+    geo = _geo("medieval-xiii")  # its "grid" column holds arrays, which pandas cannot hash
+    digest = basemap._fingerprint(geo)
+    assert digest is not None and basemap._fingerprint(geo.copy()) == digest
+    edited = geo.copy()
+    row = next(i for i, v in zip(edited.index, edited["grid"]) if v is not None)
+    edited.at[row, "grid"] = [*list(edited.at[row, "grid"]), 99]
+    assert basemap._fingerprint(edited) not in (None, digest)
+    first = base_map(geo, merge_fixed=True)
+    assert len(basemap._CACHE) == 1
+    assert base_map(geo, merge_fixed=True).to_plotly_json() == first.to_plotly_json()

@@ -186,13 +186,47 @@ def _fingerprint(game_map: Any) -> bytes | None:
         return None
     h = hashlib.blake2b(digest_size=16)
     h.update(repr([(str(c), str(t)) for c, t in game_map.dtypes.items()]).encode())
+    h.update(pd.util.hash_pandas_object(game_map.index).to_numpy().tobytes())
+    for column in game_map.columns:
+        if column == "geometry":
+            continue
+        values = game_map[column]
+        try:
+            h.update(pd.util.hash_pandas_object(values, index=False).to_numpy().tobytes())
+        except TypeError:  # a column of arrays or lists (Medieval's card grid): value by value
+            for value in values:
+                if not _digest_value(h, value):
+                    return None
     try:
-        h.update(pd.util.hash_pandas_object(game_map.drop(columns="geometry"), index=True).to_numpy().tobytes())
         for wkb in geometry.to_wkb():
             h.update(b"\x00" if wkb is None else len(wkb).to_bytes(8, "little") + wkb)
-    except (TypeError, ValueError):  # a column holding unhashable values (lists, dicts): draw afresh
+    except (TypeError, ValueError):
         return None
     return h.digest()
+
+
+def _digest_value(h: Any, value: Any) -> bool:
+    """Feed one cell to the digest (scalars, arrays, lists, dicts); False if it cannot be told apart safely."""
+    import numpy as np
+
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+        return True
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            h.update(f"array{value.shape}[".encode())
+            return all(_digest_value(h, v) for v in value.ravel()) and (h.update(b"]") is None)
+        h.update(f"array{value.dtype.str}{value.shape}:".encode() + value.tobytes())
+        return True
+    if isinstance(value, np.generic):
+        return _digest_value(h, value.item())
+    if isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}[".encode())
+        return all(_digest_value(h, v) for v in value) and (h.update(b"]") is None)
+    if isinstance(value, dict):
+        h.update(b"dict{")
+        return all(_digest_value(h, k) and _digest_value(h, v) for k, v in value.items()) and (h.update(b"}") is None)
+    return False
 
 
 def _cache_key(game_map: Any, fills: Mapping[str, str] | None, *flags: Hashable) -> tuple[Hashable, ...] | None:
