@@ -12,7 +12,6 @@ update or animation frame costs bytes per area, not the outline again).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import math
 from collections import OrderedDict
@@ -162,7 +161,7 @@ def base_map(
     fig = _draw(game_map, fills=fills, show_labels=show_labels, show_cities=show_cities, title=title,
                 style=style, width=width, height=height, merge_fixed=merge_fixed)
     if key is not None:
-        _CACHE[key] = copy.deepcopy(fig.to_plotly_json())
+        _CACHE[key] = fig.to_plotly_json()  # (a deep copy: plotly's to_dict copies the figure's properties)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return fig
