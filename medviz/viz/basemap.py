@@ -12,8 +12,10 @@ update or animation frame costs bytes per area, not the outline again).
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +149,127 @@ def base_map(
     ``merge_fixed``: seas and context lands are drawn as one trace per kind and colour (a state map, whose
     steps never change their fill: plotly.js lays out every trace again at each step); ``meta["areas"]``
     of such a trace gives each area's [start, stop) in its points, and their names' labels carry their hover.
+    The figure of a map already drawn with the same content, style, size and flags is rebuilt from a cached
+    copy without plotly validating it again (byte-identical; each call gets its own independent figure).
     """
+    key = _cache_key(game_map, fills, show_labels, show_cities, title, style, width, height, merge_fixed)
+    if key is not None:
+        cached = _CACHE.get(key)
+        if cached is not None:
+            _CACHE.move_to_end(key)
+            return _figure_from(cached)
+    fig = _draw(game_map, fills=fills, show_labels=show_labels, show_cities=show_cities, title=title,
+                style=style, width=width, height=height, merge_fixed=merge_fixed)
+    if key is not None:
+        _CACHE[key] = fig.to_plotly_json()  # (a deep copy: plotly's to_dict copies the figure's properties)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return fig
+
+
+#: Private switch: ``False`` draws every base map afresh (the benchmark and the tests compare both ways).
+_CACHE_ON = True
+#: How many base map figures the cache keeps (least recently used goes first): a few maps x sizes x styles.
+_CACHE_SIZE = 8
+_CACHE: OrderedDict[tuple[Hashable, ...], dict[str, Any]] = OrderedDict()
+
+
+def _fingerprint(game_map: Any) -> bytes | None:
+    """A digest of everything :func:`base_map` reads from a GeoDataFrame map; None if it cannot tell (no cache)."""
+    import pandas as pd
+
+    if not isinstance(game_map, pd.DataFrame) or "geometry" not in game_map.columns:
+        return None
+    geometry = game_map["geometry"]
+    if not hasattr(geometry, "to_wkb"):
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    h.update(repr([(str(c), str(t)) for c, t in game_map.dtypes.items()]).encode())
+    h.update(pd.util.hash_pandas_object(game_map.index).to_numpy().tobytes())
+    for column in game_map.columns:
+        if column == "geometry":
+            continue
+        values = game_map[column]
+        try:
+            h.update(pd.util.hash_pandas_object(values, index=False).to_numpy().tobytes())
+        except TypeError:  # a column of arrays or lists (Medieval's card grid): value by value
+            for value in values:
+                if not _digest_value(h, value):
+                    return None
+    try:
+        for wkb in geometry.to_wkb():
+            h.update(b"\x00" if wkb is None else len(wkb).to_bytes(8, "little") + wkb)
+    except (TypeError, ValueError):
+        return None
+    return h.digest()
+
+
+def _digest_value(h: Any, value: Any) -> bool:
+    """Feed one cell to the digest (scalars, arrays, lists, dicts); False if it cannot be told apart safely."""
+    import numpy as np
+
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+        return True
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            h.update(f"array{value.shape}[".encode())
+            return all(_digest_value(h, v) for v in value.ravel()) and (h.update(b"]") is None)
+        h.update(f"array{value.dtype.str}{value.shape}:".encode() + value.tobytes())
+        return True
+    if isinstance(value, np.generic):
+        return _digest_value(h, value.item())
+    if isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}[".encode())
+        return all(_digest_value(h, v) for v in value) and (h.update(b"]") is None)
+    if isinstance(value, dict):
+        h.update(b"dict{")
+        return all(_digest_value(h, k) and _digest_value(h, v) for k, v in value.items()) and (h.update(b"}") is None)
+    return False
+
+
+def _cache_key(game_map: Any, fills: Mapping[str, str] | None, *flags: Hashable) -> tuple[Hashable, ...] | None:
+    """The cache key of a base map: the map's content digest, its fills and every argument; None: do not cache."""
+    if not _CACHE_ON:
+        return None
+    digest = _fingerprint(game_map)
+    if digest is None:
+        return None
+    try:
+        key = (digest, tuple(sorted(dict(fills or {}).items())), *flags)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _figure_from(cached: Mapping[str, Any]) -> go.Figure:
+    """A new figure of a cached base map's JSON, built without validation, then validating again.
+
+    plotly's constructor deep-copies the traces' and the layout's properties into the figure, so the cached
+    JSON is never shared with it (tests/test_basemap_cache.py mutates figures to hold it to that)."""
+    fig = go.Figure(dict(cached), _validate=False)
+    # Later changes (state_map recolours and adds traces) are validated as on a figure drawn afresh.
+    fig._validate = True
+    fig._layout_obj._validate = True
+    for trace in fig.data:
+        trace._validate = True
+    return fig
+
+
+def _draw(
+    game_map: Any,
+    *,
+    fills: Mapping[str, str] | None,
+    show_labels: bool,
+    show_cities: bool,
+    title: str | None,
+    style: MapStyle,
+    width: int | None,
+    height: int | None,
+    merge_fixed: bool,
+) -> go.Figure:
+    """Draw the bare map afresh (see :func:`base_map`)."""
     rows = _rows(game_map)
     land_c = area_colours(rows, style.land_palette, "land")
     sea_c = area_colours(rows, style.sea_palette, "sea")
