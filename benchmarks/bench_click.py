@@ -7,7 +7,7 @@ Usage::
     python benchmarks/bench_click.py --skip-page --against ../main --lab-sizes 1920x1080,1280x720
     python benchmarks/bench_click.py --skip-lab --sizes 1280x720,1920x1080 --against /work/main   # pages side by side
     python benchmarks/bench_click.py --skip-lab --painted --against /work/main   # until the click's frame is painted
-    MEDVIZ_STEP_REDRAW=1 python benchmarks/bench_click.py --skip-page --against /work/main --clicks 10 --profile 3
+    python benchmarks/bench_click.py --skip-page --against /work/main --clicks 10 --profile 3
         # and where each JupyterLab click's time goes (benchmarks/click_profile.py), per part, side by side
 
 Opens the Vespers replay (seed 1490, the historical players, as in notebooks/vespers-1282.ipynb) in
@@ -25,7 +25,9 @@ step (the step/next button), jump (the jump menu), slider release (one slider ch
 DiceLab's Branch here, JupyterLab only), and dragging the slider for about a second (time from the
 pointer's release until the map settles). In JupyterLab a step is timed from places (phase starts and
 annotated moments, reached by the jump menu first) whose next event changes the map. ``--against CHECKOUT`` runs a second JupyterLab whose kernel imports medviz from
-another checkout (e.g. main's) and takes the clicks in turn on both, so a loaded machine loads both alike. Goals: each click <= 150 ms (median and 90th percentile
+another checkout (e.g. main's) and takes the clicks in turn on both, so a loaded machine loads both alike; that
+kernel runs with ``MEDVIZ_STEP_REDRAW=0`` (plotly's whole redraw; ``--baseline-redraw`` sets another value), this
+checkout's with this process's environment. Goals: each click <= 150 ms (median and 90th percentile
 printed against it); a drag settles <= 0.5 s after release.
 """
 
@@ -265,24 +267,31 @@ VIEWER_MAP, LAB_MAP = "[data-bench-cell='1'] .js-plotly-plot", "[data-bench-cell
 
 
 @contextlib.contextmanager
-def _lab(browser: Any, code: Path, name: str, size: tuple[int, int]) -> Iterator[Any]:
-    """A JupyterLab server whose kernel imports medviz from ``code``, with the bench notebook run in a page."""
-    from helpers_sample import jupyter_lab, open_and_run_all, scratch_notebook, wait_for
+def _lab(browser: Any, code: Path, name: str, size: tuple[int, int], redraw: str | None = None) -> Iterator[Any]:
+    """A JupyterLab server whose kernel imports medviz from ``code``, with the bench notebook run in a page; its
+    kernel's ``MEDVIZ_STEP_REDRAW`` is ``redraw`` (None: this process's)."""
+    import importlib
+
+    helpers = importlib.import_module("helpers_sample")  # tests/helpers_sample.py (on sys.path above)
+    jupyter_lab, open_and_run_all = helpers.jupyter_lab, helpers.open_and_run_all
+    scratch_notebook, wait_for = helpers.scratch_notebook, helpers.wait_for
 
     folder = ROOT / "test-artifacts" / f"bench-click-{name}"
     path = scratch_notebook(folder, "bench.ipynb", NOTEBOOK_CELLS)
     OfflinePage = _browser_conftest().OfflinePage
     runtime = Path(tempfile.mkdtemp(prefix="bench-click-rt-"))
-    before = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = str(code)  # the kernel's medviz (the server passes its environment on)
+    kernel_env = {"PYTHONPATH": str(code), **({"MEDVIZ_STEP_REDRAW": redraw} if redraw is not None else {})}
+    before = {key: os.environ.get(key) for key in kernel_env}
+    os.environ.update(kernel_env)  # the kernel's medviz and redraw (the server passes its environment on)
     try:
         server = jupyter_lab(runtime, runtime / "lab.log")
         lab = server.__enter__()
     finally:
-        if before is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = before
+        for key, value in before.items():
+            if value is None:
+                del os.environ[key]
+            else:
+                os.environ[key] = value
     try:
         p = OfflinePage(browser, *size)
         page = p.page
@@ -403,9 +412,10 @@ def profile_lab(pages: dict[str, Any], n: int, starts: list[tuple[int, int]] | N
 
 def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int] = (1920, 1080),
               starts: list[tuple[int, int]] | None = None, profile: int = 0,
-              profiles: dict[str, Any] | None = None) -> dict[str, dict[str, list[float]]]:
-    """JupyterLab, one server per code tree (``codes``: name -> the folder medviz is imported from), the
-    clicks taken in turn: the ReplayViewer's step (from ``starts``, entries of its jump menu), jump,
+              profiles: dict[str, Any] | None = None,
+              redraws: dict[str, str | None] | None = None) -> dict[str, dict[str, list[float]]]:
+    """JupyterLab, one server per code tree (``codes``: name -> the folder medviz is imported from; ``redraws``:
+    name -> its kernel's MEDVIZ_STEP_REDRAW, None or missing for this process's), the clicks taken in turn: the ReplayViewer's step (from ``starts``, entries of its jump menu), jump,
     slider release and drag; the DiceLab's branch. With ``profile`` that many clicks of each kind are
     then profiled on each page, their breakdowns put into ``profiles`` (benchmarks/click_profile.py)."""
     res: dict[str, dict[str, list[float]]] = {name: {} for name in codes}
@@ -416,7 +426,8 @@ def bench_lab(browser: Any, n: int, codes: dict[str, Path], size: tuple[int, int
             res[name][what].append(ms)
 
     with contextlib.ExitStack() as stack:
-        pages = {name: stack.enter_context(_lab(browser, code, name, size)) for name, code in codes.items()}
+        pages = {name: stack.enter_context(_lab(browser, code, name, size, (redraws or {}).get(name)))
+                 for name, code in codes.items()}
         print(f"  {size[0]}x{size[1]}: timing step, jump and slider release ({n} each, in turn)", file=sys.stderr, flush=True)
         for page in pages.values():
             page.locator("[data-bench-cell='1']").scroll_into_view_if_needed()
@@ -464,6 +475,9 @@ def main() -> None:
     ap.add_argument("--against", metavar="CHECKOUT", type=Path,
                     help="also time another checkout of medviz (e.g. /work/main), in turns with this one: its exported page, "
                          "and JupyterLab with a kernel importing its medviz")
+    ap.add_argument("--baseline-redraw", default="0", metavar="VALUE",
+                    help="JupyterLab: the --against kernel's MEDVIZ_STEP_REDRAW (default 0: plotly's whole redraw, so the "
+                         "comparison is the step redraw against it; this checkout's kernel keeps this process's)")
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="JupyterLab: also profile N clicks of each kind on each kernel (benchmarks/click_profile.py) and "
                          "print where their time went: kernel round trip, Python, messages, widgets' DOM, plotly calls, "
@@ -502,7 +516,7 @@ def main() -> None:
                 w, h = (int(v) for v in size.lower().split("x"))
                 profiles[size] = {}
                 lab[size] = bench_lab(browser, args.clicks, codes, (w, h), step_starts(history, notes),
-                                      args.profile, profiles[size])
+                                      args.profile, profiles[size], {"baseline": args.baseline_redraw})
         browser.close()
     print(f"Vespers 1282 (seed 1490, {len(history):,} events): time from a click until the map has settled "
           f"(quiet {QUIET_MS} ms, not counted), chromium")
@@ -512,7 +526,9 @@ def main() -> None:
             print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
     for size, by_code in lab.items():
         for code, res in by_code.items():
-            print(f"JupyterLab at {size}, medviz of {ROOT if code == 'this' else args.against}" + (" (baseline)" if code == "baseline" else ""))
+            redraw = args.baseline_redraw if code == "baseline" else os.environ.get("MEDVIZ_STEP_REDRAW")
+            print(f"JupyterLab at {size}, medviz of {ROOT if code == 'this' else args.against}"
+                  + (" (baseline)" if code == "baseline" else "") + f", kernel's MEDVIZ_STEP_REDRAW={redraw!r}")
             for name, samples in res.items():
                 print(_stats(name, samples, DRAG_GOAL_MS if name.startswith("drag") else CLICK_GOAL_MS))
         if "baseline" in by_code:
@@ -525,11 +541,12 @@ def main() -> None:
     if args.profile:
         import click_profile
 
-        print(f"MEDVIZ_STEP_REDRAW={os.environ.get('MEDVIZ_STEP_REDRAW', '')!r} (this checkout's kernel; main has no step redraw)")
-        for size, by_code in profiles.items():
+        print(f"MEDVIZ_STEP_REDRAW={os.environ.get('MEDVIZ_STEP_REDRAW')!r} in this checkout's kernel"
+              + (f", {args.baseline_redraw!r} in the baseline's" if args.against else ""))
+        for size, parts in profiles.items():
             print(f"JupyterLab at {size}: where a click's time goes (click_profile.py; this = {ROOT}"
                   + (f", baseline = {args.against}" if args.against else "") + ")")
-            print(click_profile.report(by_code))
+            print(click_profile.report(parts))
         if args.profile_json:
             click_profile.dump(args.profile_json, profiles)
 
