@@ -192,12 +192,13 @@ def test_the_browsers_report_of_defaults_reaches_the_traces_without_an_echo() ->
 
 def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
     """The map's browser code is plotly's with the view's two report methods made no-ops and its ``do_update``
-    drawn by map_redraw.js (tests/browser/test_map_step_redraw.py), and nothing else."""
+    drawn by map_redraw.js (tests/browser/test_map_step_redraw.py), and nothing else; the redraw is on unless
+    MEDVIZ_STEP_REDRAW=0."""
     from pathlib import Path
 
     import plotly
 
-    from medviz.apps.common import MapFigureWidget, _step_redraw_patch, _widget_plotly, quiet_widget_esm
+    from medviz.apps.common import MapFigureWidget, _step_redraw_patch, _step_redraw_wanted, _widget_plotly, quiet_widget_esm
 
     esm, stepping = quiet_widget_esm(), quiet_widget_esm(step_redraw=True)
     plain = (Path(plotly.__file__).parent / "package_data" / "widgetbundle.js").read_text(encoding="utf-8")
@@ -211,7 +212,9 @@ def test_the_map_widgets_browser_code_reports_no_defaults_back() -> None:
     step = _step_redraw_patch(view, plotly_js)
     assert "_medvizRedraw" in step and f"}})({view},{plotly_js});" in step
     assert stepping.count(patch + step) == 1 and stepping.replace(patch + step, "", 1) == plain
-    assert MapFigureWidget()._esm == esm  # the step redraw is off unless MEDVIZ_STEP_REDRAW=1
+    assert MapFigureWidget()._esm == (stepping if _step_redraw_wanted() else esm)
+    assert _step_redraw_wanted({}) and _step_redraw_wanted({"MEDVIZ_STEP_REDRAW": "1"})  # on by default
+    assert not _step_redraw_wanted({"MEDVIZ_STEP_REDRAW": "0"}) and not _step_redraw_wanted({"MEDVIZ_STEP_REDRAW": " 0 "})
     # A do_update of another shape (another plotly) stays plotly's own: only the reports are turned off.
     other = plain.replace('.default.update(this.el,', '.default.react(this.el,')
     assert _widget_plotly(other) is None

@@ -37,11 +37,10 @@ def quiet_widget_esm(step_redraw: bool = False) -> str | None:
     step that changes only some traces' data and the panel's words redraws those traces alone (plotly.js's
     ``Plotly.update`` lays out and draws all ~96 of the map's traces), anything else takes ``Plotly.update``
     as before; messages are drawn one after another. Where ``do_update`` is not the shape this expects,
-    plotly's own stays (the reports are still turned off). Off by default (``MapFigureWidget`` turns it on
-    with the environment variable ``MEDVIZ_STEP_REDRAW=1``). In JupyterLab (``bench_click.py --profile``) it
-    halves a step and a slider release against plotly's whole redraw and shortens a branch, but a jump, which
-    changes most traces and the title, costs as much as the whole redraw (relayout of the title, then the
-    figure's data computed again and the traces drawn), so it stays off until it is faster at all four.
+    plotly's own stays (the reports are still turned off). ``MapFigureWidget`` turns it on by default; the
+    environment variable ``MEDVIZ_STEP_REDRAW=0`` turns it off. In JupyterLab (``bench_click.py``, quiet
+    machine) it halves a step and shortens a slider release and a branch against plotly's whole redraw; a
+    jump, which changes most traces and the title, costs about what the whole redraw does.
     """
     import re
 
@@ -89,6 +88,11 @@ def _step_redraw_patch(view: str, plotly_js: str) -> str:
             f"}})({view},{plotly_js});\n")
 
 
+def _step_redraw_wanted(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether map widgets draw steps with ``map_redraw.js``: yes unless ``MEDVIZ_STEP_REDRAW`` is ``0``."""
+    return environ.get("MEDVIZ_STEP_REDRAW", "").strip() != "0"
+
+
 class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no type hints
     """A ``go.FigureWidget`` whose browser does not report computed defaults back after each update.
 
@@ -103,7 +107,7 @@ class MapFigureWidget(go.FigureWidget):  # type: ignore[misc]  # plotly has no t
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
         if not getattr(cls, "_medviz_esm", False):
-            esm = quiet_widget_esm(os.environ.get("MEDVIZ_STEP_REDRAW") == "1")  # read once, when the first map is made
+            esm = quiet_widget_esm(_step_redraw_wanted())  # read once, when the first map is made
             if esm is not None:
                 cls._esm = esm
             cls._medviz_esm = True

@@ -170,7 +170,7 @@ def walk() -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]], list[d
     return first, stops
 
 
-@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"), reason="about 45 s; the step redraw is off by default (MEDVIZ_STEP_REDRAW=1); CI runs it (MEDVIZ_SLOW=1)")
+@pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"), reason="about 45 s; CI runs it (MEDVIZ_SLOW=1)")
 def test_a_step_draws_what_plotly_draws_from_scratch(browser: Any, walk: Any) -> None:
     from medviz.apps.common import quiet_widget_esm
 
