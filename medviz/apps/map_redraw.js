@@ -140,14 +140,73 @@
     });
   }
 
+  // A one-line title of plain words and bold or italic runs, drawn as plotly.js draws it (svg_text_utils'
+  // convertToTspans): its words as text, each run a tspan styled so. Null for any other title (a line break,
+  // an entity, a link, a formula, other markup, nothing at all), which relayout draws.
+  var RUN = /<(b|i)>([^<>&$\r\n]+)<\/\1>|([^<>&$\r\n]+)/g;
+  function titleTspans(text) {
+    if (typeof text !== "string" || !text.length || !/^(?:<(b|i)>[^<>&$\r\n]+<\/\1>|[^<>&$\r\n])+$/.test(text)) return null;
+    var out = [], m;
+    RUN.lastIndex = 0;
+    while ((m = RUN.exec(text)) !== null) {
+      if (m[3] !== undefined) out.push({ text: m[3] });
+      else out.push({ text: m[2], style: m[1] === "b" ? "font-weight:bold" : "font-style:italic" });
+    }
+    return out;
+  }
+
+  // The title's words drawn alone (relayout of the title lays out the whole figure's frame and supplies every
+  // trace's defaults again: about half of a jump's drawing): only where the title is left-anchored words on one
+  // line (its place then does not depend on its words) and the drawn title is exactly what this would draw for
+  // the old words; the figure's title is set as relayout sets it. False where relayout must draw it.
+  function titleAlone(gd, text) {
+    var fl = gd._fullLayout, title = fl && fl.title, el = gd.querySelector(".g-gtitle > text.gtitle");
+    var runs = titleTspans(text);
+    if (!runs || !title || !el || title.automargin || el.getAttribute("text-anchor") !== "start") return false;
+    var old = titleTspans(title.text);
+    if (!old || el.getAttribute("data-unformatted") !== title.text || !drawnAs(el, old)) return false;
+    restyled(gd.layout, "title.text", text);
+    title.text = text;
+    gd._medvizRedraw.titles = (gd._medvizRedraw.titles || 0) + 1;
+    el.setAttribute("data-unformatted", text);
+    el.textContent = "";
+    runs.forEach(function (r) {
+      if (!r.style) { el.appendChild(document.createTextNode(r.text)); return; }
+      var span = document.createElementNS("http://www.w3.org/2000/svg", "tspan");
+      span.setAttribute("style", r.style);
+      span.textContent = r.text;
+      el.appendChild(span);
+    });
+    return true;
+  }
+
+  // Whether ``el`` holds exactly ``runs`` (a text node per plain run, a styled tspan per bold or italic one; plotly
+  // leaves empty text nodes between them, which draw nothing).
+  function drawnAs(el, runs) {
+    var kids = Array.prototype.filter.call(el.childNodes, function (k) { return k.nodeType !== 3 || k.nodeValue !== ""; });
+    if (kids.length !== runs.length) return false;
+    for (var i = 0; i < runs.length; i++) {
+      var k = kids[i], r = runs[i];
+      if (r.style ? (k.nodeName !== "tspan" || k.getAttribute("style") !== r.style || k.attributes.length !== 1 ||
+                     k.childNodes.length !== 1 || k.firstChild.nodeType !== 3)
+                  : k.nodeType !== 3) return false;
+      if (k.textContent !== r.text) return false;
+    }
+    return true;
+  }
+
   // The panel's words (a paper-placed annotation's text) are set as relayout sets them and that annotation alone
   // drawn again: relayout of a text draws every trace again (an annotation's text may move an autoranged
-  // axis), where an edit of its opacity, here to the value it has, draws only the annotation.
+  // axis), where an edit of its opacity, here to the value it has, draws only the annotation. The title's words
+  // are drawn alone where they can be (titleAlone).
   var ANNOTATION_TEXT = /^annotations\[(\d+)\]\.text$/;
   function relayoutAlone(gd, layout, reportless) {
     var rest = {}, texts = 0, notes = gd.layout.annotations, full = gd._fullLayout.annotations || [];
+    var titled = "title.text" in layout && !Object.keys(layout).some(function (k) { return /^title\./.test(k) && k !== "title.text"; }) &&
+      titleAlone(gd, layout["title.text"]);
     Object.keys(layout).forEach(function (key) {
       var m = ANNOTATION_TEXT.exec(key), i = m ? +m[1] : -1;
+      if (titled && key === "title.text") return;
       if (m && notes && notes[i] && full[i] && full[i].xref === "paper" && full[i].yref === "paper") {
         restyled(notes[i], "text", layout[key]);
         rest["annotations[" + i + "].opacity"] = notes[i].opacity === undefined ? null : notes[i].opacity;
@@ -156,6 +215,7 @@
         rest[key] = layout[key];
       }
     });
+    if (!Object.keys(rest).some(function (k) { return k !== "_doNotReportToPy"; })) return Promise.resolve();
     var done = reportless ? quietRelayout(gd, rest) : Promise.resolve(Plotly.relayout(gd, rest));
     if (texts) keepAnnotationOrder(gd);  // drawn again, each annotation went last among them
     return done.then(function () { if (texts) keepAnnotationOrder(gd); });
@@ -202,7 +262,7 @@
   var LAYOUT_ALONE = /^(annotations\[\d+\]\.text|title\.text|title\.font\.(size|color|family|weight|style))$/;
 
   return function step(gd, style, layout, traces) {
-    var counts = gd._medvizRedraw = gd._medvizRedraw || { alone: 0, whole: 0 };
+    var counts = gd._medvizRedraw = gd._medvizRedraw || { alone: 0, whole: 0, titles: 0 };
     layout = layout || {};
     var restyles = Object.keys(style).some(function (k) { return k !== "_doNotReportToPy"; });
     var relayouts = Object.keys(layout).filter(function (k) { return k !== "_doNotReportToPy"; });

@@ -78,6 +78,7 @@ async () => {
   });
   const a = gdOf('live'), b = gdOf('fresh');
   return {live: drawn(a), fresh: drawn(b), data: JSON.parse(JSON.stringify(a.data)),
+          words: {title: a.layout.title.text, notes: (a.layout.annotations || []).map(n => n.text)},
           counts: a._medvizRedraw || null};
 }
 """
@@ -120,7 +121,7 @@ def _plain(trace: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def walk() -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]]]:
+def walk() -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]]]:
     """A ReplayViewer of the Vespers war (the golden history) laid out as in a 1280x720 window: its map widget's
     first state, and stops of a walk through it, each with the update messages its map sent and its figure's data."""
     import medviz.rules.medempires.game  # noqa: F401  (registers the whole-game scenarios)
@@ -145,12 +146,14 @@ def walk() -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]], list[d
             sent.append(json.loads(to_json_plotly(state["_py2js_update"])))
 
     fig._send = capture
-    stops: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = []
+    stops: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]] = []
 
     def stop(what: str) -> None:
         msgs = list(sent)
         sent.clear()
-        stops.append((what, msgs, json.loads(to_json_plotly(fig.to_plotly_json()["data"]))))
+        layout = fig.to_plotly_json()["layout"]
+        words = {"title": layout["title"]["text"], "notes": [note.get("text") for note in layout.get("annotations", [])]}
+        stops.append((what, msgs, json.loads(to_json_plotly(fig.to_plotly_json()["data"])), words))
 
     entries = [value for _label, value in viewer.jump.options][1:]
     for n in (25, 40):  # event by event: badges move, areas change hands, traces empty and fill again
@@ -163,6 +166,9 @@ def walk() -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]], list[d
         for _ in range(12):
             viewer.forward.click()
         stop(f"12 steps to event {viewer.model.cursor}")
+    for k in (5, len(entries) // 2 + 3):  # jumps straight from one jump to another (the title's words drawn alone)
+        viewer.jump.value = entries[k]
+        stop(f"jump to {entries[k]}")
     viewer.slider.value = viewer.slider.max  # the slider released at the end, then back
     stop("slider to the end")
     viewer.back.click()
@@ -189,7 +195,7 @@ def test_a_step_draws_what_plotly_draws_from_scratch(browser: Any, walk: Any) ->
         page.wait_for_function("window.ready === true", timeout=60_000)
         page.evaluate("(state) => window.openMap(state)", first)
         total = 0
-        for what, msgs, expected in stops:
+        for what, msgs, expected, words in stops:
             for msg in msgs:  # as the kernel sends them: the message, then None
                 page.evaluate("(m) => { window.mapModel.set('_py2js_update', m); window.mapModel.set('_py2js_update', null); }", msg)
             total += len(msgs)
@@ -203,10 +209,16 @@ def test_a_step_draws_what_plotly_draws_from_scratch(browser: Any, walk: Any) ->
             assert live["title"] == fresh["title"], what
             # The figure the browser holds is the kernel's.
             assert [_plain(t) for t in out["data"]] == [_plain(t) for t in expected], what
+            assert out["words"] == words, what
         counts = out["counts"]
         assert total > 20 and counts is not None, (total, counts)
         # Nearly every step took the partial path (what is checked above is not plotly's whole redraw).
         assert counts["alone"] >= 0.8 * (counts["alone"] + counts["whole"]), counts
+        # A one-line title that replaced a one-line title was drawn alone (no relayout of the whole frame), checked
+        # above against a fresh drawing; the game's end has a title of two lines, which relayout draws.
+        titles = [first["_widget_layout"]["title"]["text"]] + [words["title"] for *_, words in stops]
+        one_line = sum(a != b and "<br>" not in a + b for a, b in zip(titles, titles[1:]))
+        assert one_line >= 4 and counts["titles"] >= one_line, (counts, one_line)
         # A step that changes only the panel's words draws that box, not the whole figure (plotly.js's relayout
         # given the widget's "not for the kernel" mark as a layout key drew it all: 99 ms), and reports nothing.
         words = page.evaluate(PANEL_WORDS_JS)
