@@ -38,9 +38,9 @@ def quiet_widget_esm(step_redraw: bool = False) -> str | None:
     ``Plotly.update`` lays out and draws all ~96 of the map's traces), anything else takes ``Plotly.update``
     as before; messages are drawn one after another. Where ``do_update`` is not the shape this expects,
     plotly's own stays (the reports are still turned off). ``MapFigureWidget`` turns it on by default; the
-    environment variable ``MEDVIZ_STEP_REDRAW=0`` turns it off. In JupyterLab (``bench_click.py``, quiet
-    machine) it halves a step and shortens a slider release and a branch against plotly's whole redraw; a
-    jump, which changes most traces and the title, costs about what the whole redraw does.
+    environment variable ``MEDVIZ_STEP_REDRAW=0`` turns it off. A one-line title is drawn alone as well, so a
+    jump (most traces and the title) is one pass over the figure, not relayout and then the traces. Measured
+    side by side against plotly's whole redraw in JupyterLab by ``benchmarks/bench_click.py --against``.
     """
     import re
 
