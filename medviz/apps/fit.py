@@ -214,11 +214,11 @@ def layout_width(fit: ScreenFit, tall: int | None = None) -> int | None:
 
 
 def follow(fit: ScreenFit, resize: Callable[..., Any], most: int,
-           laid_out: Callable[[], int | None] | None = None) -> None:
+           laid_out: Callable[[], Any] | None = None) -> None:
     """Call ``resize(height, width)`` whenever ``fit`` measures new room or a new width: the height bounded by
     ``fit_height``, the width ``layout_width``, so the map is planned for the size it is drawn at.
 
-    ``laid_out`` gives the height the map was then laid out at: a wide map is laid out less tall than ``least``
+    ``laid_out`` gives the height (px; None where unknown) the map was then laid out at: a wide map is laid out less tall than ``least``
     (as tall as its shape needs), so the browser scales it down less, and it is laid out again for the width that
     leaves it spanning the app (it was laid out wider than drawn: a blank band, or a map drawn smaller)."""
     def on_room(change: Any) -> None:
@@ -228,6 +228,6 @@ def follow(fit: ScreenFit, resize: Callable[..., Any], most: int,
         height = fit_height(room, most, fit.least)
         resize(height, layout_width(fit))
         tall = laid_out() if laid_out is not None else None
-        if tall and tall < min(height, fit.least) and room < fit.least:
-            resize(height, layout_width(fit, tall))
+        if isinstance(tall, (int, float)) and 0 < tall < min(height, fit.least) and room < fit.least:
+            resize(height, layout_width(fit, int(tall)))
     fit.observe(on_room, names=["room", "width"])

@@ -139,7 +139,7 @@ def test_a_wide_map_in_a_narrow_low_output_spans_its_place_and_is_scaled_only_fo
             page.set_viewport_size({"width": w, "height": h})
             seen: list[list[str]] = []
 
-            def fills(what: str = f"Empire's Revolt's dice lab in 520 px at {w}x{h}") -> bool:
+            def fills(what: str = f"Empire's Revolt's dice lab in 520 px at {w}x{h}", seen: list[list[str]] = seen) -> bool:
                 scroll_to_top(app)
                 seen.append(place_problems(gd, what))
                 return not seen[-1]
