@@ -177,6 +177,11 @@ BANDS_JS = """
 #: The most blank (screen px) beside the map: the figure's own margin on the left; before the panel, the gap and the
 #: share a map keeps to spare for being drawn a little narrower (as in test_classroom_in_lab.py).
 LEFT_BAND_PX, RIGHT_BAND_PX = 12, 50
+#: The dice lab's words above its map take ``px`` more (0: as they were), and the app measures its room again.
+GROW_JS = """
+(gd, px) => { const h = gd.closest('.medviz-app').querySelector('.medviz-roll-headline');
+              h.style.paddingBottom = px ? `${px}px` : ''; window.dispatchEvent(new Event('resize')); }
+"""
 
 
 def _bands_ok(b: Any) -> bool:
@@ -227,6 +232,20 @@ def test_the_classroom_dice_lab_keeps_its_map_in_place_through_a_branch(offline_
         fits_one_screen(app, ["button:Branch here", ".medviz-roll-name", ".medviz-branch-message"],
                         "the classroom's dice lab after a branch at 1280x720")
         page.screenshot(path=str(artifacts / "voila-classroom-branch-1280x720.png"))
+
+        # Less room under the words above the map (they took 60 px more): until the kernel has laid the map out for
+        # it, the browser draws the old layout scaled down, never stretched (its panel drifted off the map).
+        gd.evaluate(GROW_JS, 60)
+        samples = []
+        start = time.monotonic()
+        while time.monotonic() < start + 4:
+            samples.append((time.monotonic() - start, gd.evaluate(BANDS_JS)))
+            page.wait_for_timeout(60)
+        bad = [f"{t:.2f} s: {b}" for t, b in samples
+               if not b or b["gap"] is None or b["gap"] > RIGHT_BAND_PX or b["width"] > b["app"] + 3]
+        assert not bad, "with less room, before the kernel answered, the map was stretched:\n" + "\n".join(bad[:8])
+        wait_for("the map to be laid out for less room", lambda: _bands_ok(gd.evaluate(BANDS_JS)), timeout=40, every=0.5)
+        gd.evaluate(GROW_JS, 0)
         page.set_viewport_size({"width": 1920, "height": 1080})
         fits_one_screen(app, ["button:Branch here", ".medviz-roll-name", ".medviz-branch-message"],
                         "the classroom's dice lab after a branch at 1920x1080")
