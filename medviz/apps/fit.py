@@ -67,7 +67,9 @@ export default {
       const fl = gd._fullLayout || {};
       const high = (gd.layout && gd.layout.height) || fl.height || Infinity;
       const tall = Math.min(model.get('least'), high);
-      const place = gd.parentElement ? gd.parentElement.clientWidth : 0;
+      // the width of its place: its holder's content box (the app itself, whose padding grows in full screen)
+      const holder = gd.parentElement, hs = holder ? getComputedStyle(holder) : null;
+      const place = holder ? holder.clientWidth - parseFloat(hs.paddingLeft) - parseFloat(hs.paddingRight) : 0;
       const planned = Number(((gd.layout && gd.layout.meta) || {}).width) || 0;
       let k = room > 0 && room < tall ? room / tall : 1;
       if (model.get('least') > 1 && planned > 0 && place > 0 && (k < 1 || planned > place + STRETCH)) {
@@ -88,10 +90,10 @@ export default {
       for (const [key, value] of Object.entries(style)) {
         if (gd.style[key] !== value) { gd.style[key] = value; changed = true; }
       }
-      // Its layout box stays as wide as it is laid out: its holder (a box that scrolls) would scroll sideways
-      // onto a blank band.
-      const holder = gd.parentElement;
-      if (holder) holder.style.overflowX = k < 0.999 ? 'hidden' : '';
+      // Its layout box stays as wide as it is laid out: its holder (the app, a box that scrolls) would scroll
+      // sideways onto a blank band, so it is clipped sideways while the map is scaled.
+      const clip = k < 0.999 ? 'hidden' : '';
+      if (holder && holder.style.overflowX !== clip) holder.style.overflowX = clip;
       gd.dataset.medvizScale = k.toFixed(4);
       return changed;
     };
