@@ -9,7 +9,7 @@ import pytest
 
 from medviz.apps import PlayTable, ReplayViewer
 from medviz.apps.common import MapPane
-from medviz.apps.fit import MIN_MAP_HEIGHT, ScreenFit, fit_height, follow
+from medviz.apps.fit import MIN_MAP_HEIGHT, ScreenFit, fit_height, follow, layout_width
 from medviz.engine.history import play
 from medviz.engine.policy import RandomPolicy
 from medviz.rules.medempires.ruleset import RULESET
@@ -239,3 +239,34 @@ def test_a_map_is_planned_for_the_width_the_browser_measured() -> None:
     viewer.model.cursor = 300  # a step after the new plan: the panel as state_map draws it at that size
     again = state_map(history_view(game, 300), width=viewer.map.planned_width, height=MIN_MAP_HEIGHT, ruleset=RULESET)
     assert _panel(viewer.map.figure.layout) == _panel(again.layout)
+
+
+def test_a_wide_map_laid_out_less_tall_than_the_least_is_laid_out_again_for_the_width_that_spans_the_app() -> None:
+    """Under ``least`` px of room the map is laid out ``least`` tall and as much wider as the browser scales it
+    down; a wide map laid out less tall than that (as tall as its shape needs) is scaled down less, so it is laid
+    out again for the width at which, scaled for its own height, it spans the app (it was drawn wider than its
+    place: the app scrolled sideways onto a blank band)."""
+    calls: list[tuple[int, int | None]] = []
+    laid_out = {"h": 0}
+
+    def resize(height: int, width: int | None) -> None:
+        calls.append((height, width))
+        laid_out["h"] = 436  # Empire's Revolt's map and panel need 436 px at these widths
+
+    fit = ScreenFit()
+    follow(fit, resize, 750, laid_out=lambda: laid_out["h"])
+    fit.width, fit.room = 520, 480  # room for the map laid out 436 tall: not scaled, as wide as the app
+    assert calls == [(MIN_MAP_HEIGHT, 607), (MIN_MAP_HEIGHT, 520)]
+    calls.clear()
+    fit.room = 360  # scaled by 360/436 in the browser: laid out 1/k as wide as the app
+    assert calls == [(MIN_MAP_HEIGHT, 809), (MIN_MAP_HEIGHT, 630)]
+    assert layout_width(fit) == 809 and layout_width(fit, 436) == 630 and layout_width(fit, 900) == 809
+    calls.clear()
+    laid_out["h"] = 0
+    tall = ScreenFit()
+    follow(tall, lambda h, w: calls.append((h, w)), 750, laid_out=lambda: MIN_MAP_HEIGHT)
+    tall.width, tall.room = 520, 360  # a map laid out the least height: once, 1/k as wide
+    assert calls == [(MIN_MAP_HEIGHT, 809)]
+    calls.clear()
+    tall.room = 700  # room enough: laid out for the app's width, never again
+    assert calls == [(700, 520)]

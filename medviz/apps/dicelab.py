@@ -95,7 +95,8 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.rolls.layout.flex, self.rolls.layout.min_width = "1 1 0%", "200px"
         pick = widgets.HBox([self.rolls, *([self.fit] if self.map is not None else [])],
                             layout=widgets.Layout(align_items="center"))
-        act = widgets.HBox([self.faces, self.cards, self.button, self.message, *([self.when] if self.map is not None else [])],
+        self.message.add_class("medviz-branch-message")  # beside the buttons, at most two lines (fit.py's CSS)
+        act = widgets.HBox([self.faces, self.cards, self.button, *([self.when] if self.map is not None else []), self.message],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         side = widgets.VBox([self.tree, widgets.HTML("<b>What changed</b>"), self.diff],
                             layout=widgets.Layout(margin="0 0 0 12px"))
@@ -104,7 +105,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         self.add_class("medviz-app")
         if self.map is not None:
             map_pane = self.map
-            follow(self.fit, map_pane.resize, map_size[1])
+            follow(self.fit, map_pane.resize, map_size[1], laid_out=lambda: map_pane.figure.layout.height)
         self._show_roll()
         self._show_branch()
 

@@ -51,26 +51,51 @@ export default {
       if (document.fullscreenElement) document.exitFullscreen();
       else if (app && app.requestFullscreen) app.requestFullscreen();
     });
-    let last = null;
+    let last = null, lastRoom = 0;
     // Below the least height the app lays its map out at (its side panel needs it), the map is laid out
     // that tall and scaled down to the room (a CSS transform, which plotly.js accounts for in hover and
     // clicks); its width is then laid out wider by the same factor, so it still spans the app.
     // A map that needs less than that (a wide map: as tall as its shape needs) is scaled only if it is taller
-    // than the room.
+    // than the room. The height read is the one plotly.js laid out (an app's responsive figure keeps none in
+    // its layout: the least height was taken for every map, so a wide map was drawn wider than its place).
+    // A map laid out wider than its place (the kernel planned it for less room or a wider place) is scaled to
+    // the place's width; a scaled map is laid out at the width it was planned for, stretched by at most
+    // STRETCH px to span its place: stretched further, its side panel drifted away from the map (about 110 px
+    // in the classroom's dice lab after "Branch here", until the kernel had laid it out for the new room).
+    const STRETCH = 40;  // px, as apps.common.WIDTH_STEP: a map drawn that much off its plan is not laid out again
     const scale = (gd, room) => {
-      const tall = Math.min(model.get('least'), (gd.layout && gd.layout.height) || Infinity);
-      const k = room > 0 && room < tall ? room / tall : 1;
-      if (k < 1) {
-        // The graph keeps its place in the app's column: as wide as 1/k of it, and its layout box's
-        // extra height taken back by a negative margin (a transform leaves the box as it was).
-        gd.style.transformOrigin = '0 0';
-        gd.style.transform = `scale(${k.toFixed(4)})`;
-        gd.style.width = `${(100 / k).toFixed(3)}%`;
-        gd.style.marginBottom = `${-Math.floor(tall * (1 - k))}px`;
-      } else if (gd.style.transform) {
-        gd.style.transform = ''; gd.style.width = ''; gd.style.marginBottom = '';
+      const fl = gd._fullLayout || {};
+      const high = (gd.layout && gd.layout.height) || fl.height || Infinity;
+      const tall = Math.min(model.get('least'), high);
+      // the width of its place: its holder's content box (the app itself, whose padding grows in full screen)
+      const holder = gd.parentElement, hs = holder ? getComputedStyle(holder) : null;
+      const place = holder ? holder.clientWidth - parseFloat(hs.paddingLeft) - parseFloat(hs.paddingRight) : 0;
+      const planned = Number(((gd.layout && gd.layout.meta) || {}).width) || 0;
+      let k = room > 0 && room < tall ? room / tall : 1;
+      if (model.get('least') > 1 && planned > 0 && place > 0 && (k < 1 || planned > place + STRETCH)) {
+        k = Math.min(k, place / planned);
       }
+      const style = {transformOrigin: '', transform: '', width: '', marginBottom: ''};
+      if (k < 0.999) {
+        // The graph keeps its place in the app's column: laid out as wide as the place over k (or as planned),
+        // and its layout box's extra height taken back by a negative margin (a transform leaves the box as it was).
+        const even = place > 0 ? place / k : 0;
+        const wide = planned > 0 && (even <= 0 || even - planned > STRETCH) ? planned : even;
+        style.transformOrigin = '0 0';
+        style.transform = `scale(${k.toFixed(4)})`;
+        style.width = wide > 0 ? `${wide.toFixed(1)}px` : `${(100 / k).toFixed(3)}%`;
+        style.marginBottom = `${-Math.floor((isFinite(high) ? high : tall) * (1 - k))}px`;
+      }
+      let changed = false;
+      for (const [key, value] of Object.entries(style)) {
+        if (gd.style[key] !== value) { gd.style[key] = value; changed = true; }
+      }
+      // Its layout box stays as wide as it is laid out: its holder (the app, a box that scrolls) would scroll
+      // sideways onto a blank band, so it is clipped sideways while the map is scaled.
+      const clip = k < 0.999 ? 'hidden' : '';
+      if (holder && holder.style.overflowX !== clip) holder.style.overflowX = clip;
       gd.dataset.medvizScale = k.toFixed(4);
+      return changed;
     };
     const measure = () => {
       const app = root();
@@ -82,13 +107,24 @@ export default {
       const above = map.getBoundingClientRect().top - app.getBoundingClientRect().top;
       const room = Math.floor(visible - above - model.get('reserve'));
       const now = [room, Math.floor(app.clientWidth)];
-      scale(map, room);
+      lastRoom = room;
+      hook(map);
+      // plotly.js fits a responsive figure to its new width on the window's resize event
+      if (scale(map, room)) setTimeout(() => window.dispatchEvent(new Event('resize')), 30);
       if (room > 0 && (last === null || Math.abs(now[0] - last[0]) > 3 || Math.abs(now[1] - last[1]) > 3)) {
         last = now;
         model.set('room', room);
         model.set('width', now[1]);
         model.save_changes();
       }
+    };
+    // Each time the kernel lays the map out again (another height or planned width), scale it for that layout.
+    const hook = (gd) => {
+      if (gd.__medvizScaled || typeof gd.on !== 'function') return;
+      gd.__medvizScaled = true;
+      gd.on('plotly_afterplot', () => {
+        if (lastRoom > 0 && scale(gd, lastRoom)) setTimeout(() => window.dispatchEvent(new Event('resize')), 30);
+      });
     };
     let timer = null;
     const soon = (ms) => { clearTimeout(timer); timer = setTimeout(measure, ms); };
@@ -134,6 +170,12 @@ _CSS = """
 .medviz-app:fullscreen { background: var(--jp-layout-color0, white); overflow: auto; padding: 8px 12px;
                          box-sizing: border-box; }
 .medviz-app:fullscreen > * { flex-shrink: 0; }
+/* The dice lab's "Branch made" line beside its buttons, in at most two lines: the row keeps its height, so the
+   map under it keeps its room (a line of its own moved the map down and had it laid out again at every branch). */
+.medviz-app .medviz-branch-message { flex: 1 1 260px; min-width: 0; margin-left: 8px; }
+.medviz-app .medviz-branch-message .widget-html-content {
+  line-height: 1.3; white-space: normal; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical;
+  overflow: hidden; }
 """
 
 
@@ -162,20 +204,32 @@ def fit_height(room: int, most: int, least: int = MIN_MAP_HEIGHT) -> int:
     return max(least, min(most, room))
 
 
-def layout_width(fit: ScreenFit) -> int | None:
+def layout_width(fit: ScreenFit, tall: int | None = None) -> int | None:
     """The width (px) the app's map is laid out at: the app's, or more where the browser scales the map down to
-    fit less room than ``least``; None before the browser has measured it."""
+    fit less room than ``least`` (or than ``tall``, the height the map is laid out at, where that is less);
+    None before the browser has measured it."""
     room = int(fit.room)
     if not fit.width or room <= 0:
         return None
-    return round(int(fit.width) * max(1.0, fit.least / room))
+    high = fit.least if tall is None else min(int(fit.least), int(tall))
+    return round(int(fit.width) * max(1.0, high / room))
 
 
-def follow(fit: ScreenFit, resize: Callable[..., Any], most: int) -> None:
+def follow(fit: ScreenFit, resize: Callable[..., Any], most: int,
+           laid_out: Callable[[], Any] | None = None) -> None:
     """Call ``resize(height, width)`` whenever ``fit`` measures new room or a new width: the height bounded by
-    ``fit_height``, the width ``layout_width``, so the map is planned for the size it is drawn at."""
+    ``fit_height``, the width ``layout_width``, so the map is planned for the size it is drawn at.
+
+    ``laid_out`` gives the height (px; None where unknown) the map was then laid out at: a wide map is laid out less tall than ``least``
+    (as tall as its shape needs), so the browser scales it down less, and it is laid out again for the width that
+    leaves it spanning the app (it was laid out wider than drawn: a blank band, or a map drawn smaller)."""
     def on_room(change: Any) -> None:
         room = int(fit.room)
-        if room > 0:
-            resize(fit_height(room, most, fit.least), layout_width(fit))
+        if room <= 0:
+            return
+        height = fit_height(room, most, fit.least)
+        resize(height, layout_width(fit))
+        tall = laid_out() if laid_out is not None else None
+        if isinstance(tall, (int, float)) and 0 < tall < min(height, fit.least) and room < fit.least:
+            resize(height, layout_width(fit, int(tall)))
     fit.observe(on_room, names=["room", "width"])

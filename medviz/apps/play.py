@@ -73,7 +73,7 @@ class PlayTable(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type h
         super().__init__([self.header, decide, self.stage, self.log_box], layout=widgets.Layout(width="100%"))
         self.add_class("medviz-app")
         if self.map is not None:
-            follow(self.fit, self.map.resize, map_size[1])
+            follow(self.fit, self.map.resize, map_size[1], laid_out=lambda: self.map and self.map.figure.layout.height)
         # Stable class names for the page (the browser test finds the parts by them); no behaviour.
         self.add_class("medviz-play")
         for part, name in ((self.header, "header"), (self.prompt, "prompt"), (self.choices, "choices"),

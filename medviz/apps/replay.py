@@ -141,7 +141,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
                          layout=widgets.Layout(width="100%"))
         self.add_class("medviz-app")
         if self.map is not None:
-            follow(self.fit, self._resize_map, map_size[1])
+            follow(self.fit, self._resize_map, map_size[1], laid_out=lambda: self.map and self.map.figure.layout.height)
         if start:
             self.model.cursor = start  # renders it (e.g. the first event after the set-up)
         else:
