@@ -11,6 +11,7 @@ process per checkout (``PYTHONPATH`` = that checkout, so each imports its own me
 turns, what the kernel does for a click, in Python, without a browser:
 
 * **step** -- the ReplayViewer's ``step ▶`` from places spread over the war;
+* **step back** -- then its ``◀ step`` (back to the moment the step left);
 * **jump** -- its jump menu, every seventh entry in turn (as ``bench_click.py`` picks them);
 * **slider release** -- its slider moved 10 events on (a PageUp on the slider's handle);
 * **branch** -- the DiceLab's ``Branch here`` on its roll with another face (the shown history is put back
@@ -38,7 +39,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "vespers-1282-seed-1.json.gz"
-ACTIONS = ("step", "jump", "slider release", "branch", "compare", "classroom")
+ACTIONS = ("step", "step back", "jump", "slider release", "branch", "compare", "classroom")
 SLIDER_PAGE = 10
 
 
@@ -108,7 +109,11 @@ def worker(golden: Path) -> None:
     build_s = time.perf_counter() - t0
     entries = [v for _label, v in viewer.jump.options if v >= 0]
     # Step from places whose next event changes the map (as bench_click.py times them), spread over the war.
-    changes = [s for s in range(1, len(history) - 1) if viewer.model.shown is None or viewer.model.shown(s + 1)]
+    # (its own views, so the viewer's and the map's caches start cold)
+    from medviz.apps.model import portrayal_changes
+
+    shown = portrayal_changes(history, history_view)
+    changes = [s for s in range(1, len(history) - 1) if shown(s + 1)]
     starts = changes[:: max(1, len(changes) // 40)]
     sent.take()
     print(json.dumps({"ready": True, "events": len(history), "build_s": build_s}), flush=True)
@@ -139,6 +144,7 @@ def worker(golden: Path) -> None:
 
         viewer.model.cursor = starts[k % len(starts)]
         timed("step", viewer.forward.click)
+        timed("step back", viewer.back.click)
         timed("jump", lambda: setattr(viewer.jump, "value", entries[(k * 7) % len(entries)]))
         viewer.model.cursor = (k * 97) % (len(history) - SLIDER_PAGE)
         timed("slider release", lambda: setattr(viewer.slider, "value", viewer.slider.value + SLIDER_PAGE))

@@ -165,3 +165,27 @@ def test_after_a_branch_each_menu_is_sent_once_with_its_pick_and_an_equal_menu_n
     lab._refresh_rolls()  # the same branch: the same menu
     lab.tree._refresh()
     assert sent == []
+
+
+def test_a_map_step_sets_the_figure_here_as_plotly_update_does_and_still_calls_change_callbacks(vespers: History) -> None:
+    from medviz.apps import ReplayViewer
+    from medviz.apps.common import _listened
+    from medviz.rules.medempires.view import history_view
+
+    quick = ReplayViewer(vespers, view_at=history_view, start=1)
+    assert quick.map is not None and not _listened(quick.map.figure)
+    plotly_way = ReplayViewer(vespers, view_at=history_view, start=1)
+    assert plotly_way.map is not None
+    heard: list[Any] = []
+    fig = plotly_way.map.figure
+    for trace in fig.data:  # a callback on every trace: the updates go through plotly's plotly_update
+        trace.on_change(lambda *args: heard.append(args), "x", "y", "text", "visible")
+    assert _listened(fig)
+    uids = [t.uid for t in quick.map.figure.data]
+    for viewer in (quick, plotly_way):
+        viewer.model.cursor = 200
+        for _ in range(3):
+            viewer.forward.click()
+    assert heard  # plotly called them
+    assert _figure(quick.map.figure) == _figure(fig)
+    assert [t.uid for t in quick.map.figure.data] == uids  # the browser's traces are still the same ones
