@@ -14,8 +14,8 @@ turns, what the kernel does for a click, in Python, without a browser:
 * **step back** -- then its ``◀ step`` (back to the moment the step left);
 * **jump** -- its jump menu, every seventh entry in turn (as ``bench_click.py`` picks them);
 * **slider release** -- its slider moved 10 events on (a PageUp on the slider's handle);
-* **branch** -- the DiceLab's ``Branch here`` on its roll with another face (the shown history is put back
-  on the war as played first, untimed);
+* **branch** -- the DiceLab's ``Branch here``, each round on another combat roll of the war as played with
+  another face (a branch not made before; the roll and the face are picked first, untimed);
 * **compare** -- a BranchCompare of that branch switched between the roll's phase and the end;
 * **classroom** -- a Classroom of the viewer and the dice lab switched from one to the other.
 
@@ -104,6 +104,8 @@ def worker(golden: Path) -> None:
         raise SystemExit("the dice lab's roll has one face: nothing to branch")
     lab.faces.value = faces[0]
     first = lab.model.make_branch()
+    # rolls with known effects (combat rolls), other than the one branched here
+    rolls = [str(r.roll) for r in history.rolls() if getattr(r, "effects", None) and str(r.roll) != first.override[0]]
     lab.model.switch(history)
     compare = BranchCompare(first, view_at=history_view)
     build_s = time.perf_counter() - t0
@@ -149,7 +151,8 @@ def worker(golden: Path) -> None:
         viewer.model.cursor = (k * 97) % (len(history) - SLIDER_PAGE)
         timed("slider release", lambda: setattr(viewer.slider, "value", viewer.slider.value + SLIDER_PAGE))
         lab.model.switch(history)
-        lab.faces.value = faces[k % len(faces)]
+        lab.model.select(rolls[(k * 5) % len(rolls)])  # each round a roll not branched before, another face
+        lab.faces.value = next(v for _label, v in lab.faces.options if v != lab.model.value)
         sent.take()
         timed("branch", lab.button.click)
         timed("compare", lambda: setattr(compare.when, "value", "end" if compare.when.value == "phase" else "phase"))
