@@ -11,7 +11,8 @@ import pytest
 
 import medviz.rules.medempires.game  # noqa: F401  (registers the whole-game scenarios)
 from medviz.engine.events import ChangeEvent
-from medviz.engine.history import History
+from medviz.engine.errors import UnknownReference
+from medviz.engine.history import History, play
 from medviz.rules.medempires import words
 
 GOLDEN = Path(__file__).parent / "golden" / "vespers-1282-seed-1.json.gz"
@@ -189,3 +190,20 @@ def test_a_map_step_sets_the_figure_here_as_plotly_update_does_and_still_calls_c
     assert heard  # plotly called them
     assert _figure(quick.map.figure) == _figure(fig)
     assert [t.uid for t in quick.map.figure.data] == uids  # the browser's traces are still the same ones
+
+
+def test_a_roll_found_by_the_index_is_the_event_a_pass_over_the_events_finds(vespers: History) -> None:
+    from medviz.engine.game import chance_event, chance_keys
+    from medviz.engine.policy import RandomPolicy
+    from medviz.rules.medieval_xiii.ruleset import RULESET as MEDIEVAL
+
+    cards = play(MEDIEVAL, "four-players", {}, seed=3, players={s: RandomPolicy(i) for i, s in enumerate("ABCD")})
+    assert cards.shuffles()  # card places (<shuffle>/<n>) as well as rolls
+    for h in (vespers, cards):
+        keys = chance_keys(h.events)
+        assert keys and all(h.roll(k) is chance_event(h.events, k) for k in keys)
+    deck = cards.shuffles()[0]
+    for key in (f"{deck.shuffle}/0", f"{deck.shuffle}/{len(deck.order) + 1}", f"{deck.shuffle}/x", "no-such-roll"):
+        assert chance_event(cards.events, key) is None
+        with pytest.raises(UnknownReference):
+            cards.roll(key)
