@@ -54,13 +54,16 @@ def _figure(fig: Any) -> dict[str, Any]:
     return {"data": _map_data(fig), "layout": fig.layout.to_plotly_json()}
 
 
-def _walk(viewer: Any) -> list[tuple[int, dict[str, Any]]]:
-    """Steps on and back, jumps there and back again, the slider back to moments seen: the map at each stop."""
+def _walk(viewer: Any, forget: bool = False) -> list[tuple[int, dict[str, Any]]]:
+    """Steps on and back, jumps there and back again, the slider back to moments seen: the map at each stop.
+    With ``forget`` the map's frames are worked out afresh at each stop (``_FigureFacts.spills`` emptied)."""
     out = []
     entries = [v for _label, v in viewer.jump.options if v >= 0]
 
     def stop() -> None:
         out.append((viewer.model.cursor, _figure(viewer.map.figure)))
+        if forget:
+            importlib.import_module("medviz.viz.state_map")._facts_of(viewer.map.figure).spills.clear()
 
     for _ in range(6):
         viewer.forward.click()
@@ -76,6 +79,9 @@ def _walk(viewer: Any) -> list[tuple[int, dict[str, Any]]]:
     stop()
     viewer.slider.value = seen  # back to a moment drawn before
     stop()
+    for entry in entries * 2:  # every jump, twice: titles of one line and of two move the map between frames
+        viewer.jump.value = entry
+        stop()
     return out
 
 
@@ -90,16 +96,20 @@ def test_a_moment_shown_again_is_drawn_from_what_the_map_remembers_and_looks_the
     remembering = ReplayViewer(vespers, view_at=history_view, start=1)
     planned.clear()
     walked = _walk(remembering)
-    moves = 6 + 4 + 4 + 2  # clicks in the walk: 4 steps back, 2 jumps and a slider move return to moments seen
-    assert len(planned) <= moves - 6  # the moments seen again were not planned again
+    entries = len([v for _label, v in remembering.jump.options if v >= 0])
+    moves = 6 + 4 + 4 + 2 + 2 * entries  # clicks in the walk: 4 steps back, 2 jumps and a slider move, and the
+    assert len(planned) <= moves - 6 - entries  # second round of jumps return to moments seen: not planned again
     facts = sm._facts_of(remembering.map.figure)  # type: ignore[union-attr]
     assert 0 < len(facts.plans) <= sm.PLAN_KEEP
+    assert facts.spills  # the map moved to another frame and back
+    for (map_name, frame, style), spills in facts.spills.items():
+        assert spills == sm._spilling_names(sm._geo(map_name), facts.places, frame, style)
 
     monkeypatch.setattr(sm, "PLAN_KEEP", 0)
     forgetting = ReplayViewer(vespers, view_at=history_view, start=1)
     forgetting.view_at.keep = 0  # type: ignore[union-attr]  # every view made afresh too
     planned.clear()
-    fresh = _walk(forgetting)
+    fresh = _walk(forgetting, forget=True)
     assert len(planned) >= moves  # each move planned afresh
     assert [seq for seq, _f in walked] == [seq for seq, _f in fresh]
     for (seq, mine), (_seq, theirs) in zip(walked, fresh):

@@ -196,6 +196,9 @@ class _FigureFacts:
     #: The latest views drawn (``PLAN_KEEP``), by id: (view, ruleset, style, portrayal, space, plan) -- a view
     #: shown again (a step back, a jump or the slider back to a moment seen) takes its portrayal and plan again.
     plans: OrderedDict[int, tuple[Any, Any, StateStyle, Portrayal, MapSpace | None, Plan]] = field(default_factory=OrderedDict)
+    #: Land names spilling off their areas (``_spilling_names``, shapely: ~50 ms) by (map, frame, style): a title
+    #: wrapped onto another number of lines moves the map to a frame it had before.
+    spills: dict[tuple[str, MapFrame, StateStyle], frozenset[str]] = field(default_factory=dict)
 
 
 #: How many views a figure remembers the portrayal and plan of (``_FigureFacts.plans``; 0: none).
@@ -1484,8 +1487,13 @@ def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: 
     if facts.placed_px is not None:  # placed for another drawing of the map (place_at_scale): it keeps that scale
         frame = _at_scale(frame, facts.placed_px)
     cities = facts.traces.get("cities")
+    key = (map_name, frame, style)
+    if key not in facts.spills:
+        if len(facts.spills) >= 16:
+            facts.spills.clear()
+        facts.spills[key] = _spilling_names(_geo(map_name), facts.places, frame, style)
     return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
-                    _spilling_names(_geo(map_name), facts.places, frame, style))
+                    facts.spills[key])
 
 
 def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, relayout: dict[str, Any]) -> int:
