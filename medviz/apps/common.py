@@ -346,12 +346,14 @@ def _take_restyle(fig: Any, restyle: Mapping[str, Any], indexes: list[int]) -> N
     as plotly's ``_perform_plotly_restyle`` does, each (trace class, path) checked by plotly once per session
     rather than at each step (its check walks the trace's validators: a third of a jump's Python). A figure
     with change callbacks takes the update through plotly (they are called)."""
-    from plotly.basedatatypes import BaseFigure
+    from plotly.basedatatypes import BaseFigure, Undefined
 
     data, raw = fig.data, fig._data
     for key, values in restyle.items():
         for j, i in enumerate(indexes):
             value = values[j % len(values)] if isinstance(values, list) else values
+            if value is Undefined:  # plotly's "leave this trace alone"
+                continue
             if (type(data[i]), key) not in _SETTABLE:
                 if not BaseFigure._is_key_path_compatible(key, data[i]):
                     raise MalformedInput(f"map update: {key!r} is no property of trace {i} ({type(data[i]).__name__})")
