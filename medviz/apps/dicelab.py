@@ -55,7 +55,7 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             seat_view_at(history, seat) if seat is not None else default_view_at(history))
         # A moment drawn again (the map toggled between the roll's phase and the end, the parent's end in
         # every "what changed") is the same view, which the map draws from what it remembers.
-        self.view_at = ViewCache(fn, keep=64) if fn is not None else None
+        self.view_at = ViewCache(fn, keep=32) if fn is not None else None
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="auto", max_width="760px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
         self.cards = widgets.Dropdown(options=[], description="try card", layout=widgets.Layout(width="360px",

@@ -58,7 +58,7 @@ class ViewCache:
     which ``update_state_map`` then draws from the portrayal and plan it remembers. Views are taken to be a
     function of the history and the event, as ``portrayal_changes`` takes them."""
 
-    def __init__(self, view_at: ViewAt, keep: int = 256) -> None:
+    def __init__(self, view_at: ViewAt, keep: int = 64) -> None:
         self.view_at = view_at
         self.keep = keep
         self._views: OrderedDict[tuple[int, int], tuple[History, Any]] = OrderedDict()

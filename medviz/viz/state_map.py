@@ -202,7 +202,7 @@ class _FigureFacts:
 
 
 #: How many views a figure remembers the portrayal and plan of (``_FigureFacts.plans``; 0: none).
-PLAN_KEEP = 64
+PLAN_KEEP = 32
 
 
 def _remembered(facts: _FigureFacts, view: Any, rs: Any, style: StateStyle) -> tuple[Portrayal, MapSpace | None, Plan] | None:
