@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from medviz.apps.common import MapPane, html_box
 from medviz.apps.fit import ScreenFit
-from medviz.apps.model import default_view_at, normalise_view_at
+from medviz.apps.model import ViewCache, default_view_at, normalise_view_at
 from medviz.engine.errors import MalformedInput, UnknownReference
 from medviz.engine.events import ShuffleEvent
 from medviz.engine.history import History
@@ -59,7 +59,7 @@ class BranchCompare(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no ty
         fn = normalise_view_at(view_at, branch) if view_at is not None else default_view_at(branch)
         if fn is None:
             raise MalformedInput(f"{branch.ruleset.game}: this game draws no map to compare")
-        self.view_at = fn
+        self.view_at = ViewCache(fn, keep=16)  # each map's moments toggled again are drawn from what the map remembers
         self.roll_id = str(branch.override[0]) if branch.override else None
         rs = branch.ruleset
         self.when = widgets.ToggleButtons(options=[("at the roll's phase", "phase"), ("at the end", "end")],

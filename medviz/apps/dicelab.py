@@ -19,6 +19,7 @@ from medviz.apps.model import (
     roll_effects,
     roll_words,
     seat_view_at,
+    ViewCache,
 )
 from medviz.apps.tree import BranchTree
 from medviz.engine.errors import MalformedInput, MedvizError
@@ -50,8 +51,11 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
             if seat not in seats:
                 raise MalformedInput(f"seat {seat!r}: this game shows no seat's own view"
                                      + (f" (its seats: {', '.join(seats)})" if seats else ""))
-        self.view_at = normalise_view_at(view_at, history) if view_at is not None else (
+        fn = normalise_view_at(view_at, history) if view_at is not None else (
             seat_view_at(history, seat) if seat is not None else default_view_at(history))
+        # A moment drawn again (the map toggled between the roll's phase and the end, the parent's end in
+        # every "what changed") is the same view, which the map draws from what it remembers.
+        self.view_at = ViewCache(fn, keep=32) if fn is not None else None
         self.rolls = widgets.Dropdown(description="roll", layout=widgets.Layout(width="auto", max_width="760px"))
         self.faces = widgets.ToggleButtons(options=[], description="try", style={"button_width": "36px"})
         self.cards = widgets.Dropdown(options=[], description="try card", layout=widgets.Layout(width="360px",
@@ -133,12 +137,15 @@ class DiceLab(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hin
         try:
             rolls = self.model.rolls()
             places = self.model.card_places() if self.seat_shown is None else []
-            self.rolls.options = (
-                [(self._menu_label(r), DiceLabModel._id(r)) for r in rolls]
-                + [(f"{e.seq}: card {key.rpartition('/')[2]} of {e.purpose or e.shuffle}: "
-                    f"{self._card(e.card_at(int(key.rpartition('/')[2])))}"[:110], key) for key, e in places])
-            if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
-                self.rolls.value = self.model.selected_roll
+            # The new entries and the pick go to the browser in one message (not the entries, the first
+            # entry picked, then the pick); entries equal to those shown are not sent again (traitlets).
+            with self.rolls.hold_sync():
+                self.rolls.options = (
+                    [(self._menu_label(r), DiceLabModel._id(r)) for r in rolls]
+                    + [(f"{e.seq}: card {key.rpartition('/')[2]} of {e.purpose or e.shuffle}: "
+                        f"{self._card(e.card_at(int(key.rpartition('/')[2])))}"[:110], key) for key, e in places])
+                if self.model.selected_roll in {DiceLabModel._id(r) for r in rolls} | {k for k, _e in places}:
+                    self.rolls.value = self.model.selected_roll
         finally:
             self._syncing = False
 

@@ -7,6 +7,7 @@ models; tests drive the models directly, without a browser or a kernel.
 from __future__ import annotations
 
 import inspect
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from medviz.engine.events import ShuffleEvent
 from medviz.engine.game import Ruleset, chance_keys
 from medviz.engine.history import History, diff
 
-__all__ = ["SPEEDS", "BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "branch_nodes", "card_label", "default_view_at",
+__all__ = ["SPEEDS", "BranchNode", "DiceLabModel", "ReplayModel", "ViewAt", "ViewCache", "branch_nodes", "card_label", "default_view_at",
            "describe_branch", "normalise_view_at", "observes", "roll_effects", "roll_label", "roll_words",
            "moment_words", "portrayal_changes", "seat_view_at"]
 
@@ -49,6 +50,32 @@ def normalise_view_at(view_at: Callable[..., Any] | None, history: History) -> V
 
         return at
     return view_at
+
+
+class ViewCache:
+    """A view function that keeps the views it made (the latest ``keep``): a moment asked for again (a step
+    back, a jump back, the dice lab's map toggled, the parent's end in every "what changed") is the same object,
+    which ``update_state_map`` then draws from the portrayal and plan it remembers. Views are taken to be a
+    function of the history and the event, as ``portrayal_changes`` takes them."""
+
+    def __init__(self, view_at: ViewAt, keep: int = 64) -> None:
+        self.view_at = view_at
+        self.keep = keep
+        self._views: OrderedDict[tuple[int, int], tuple[History, Any]] = OrderedDict()
+
+    def __call__(self, history: History, seq: int) -> Any:
+        """The view after event ``seq`` of ``history`` (made once while it is among the latest ``keep``)."""
+        key = (id(history), seq)
+        hit = self._views.get(key)
+        if hit is not None and hit[0] is history:
+            self._views.move_to_end(key)
+            return hit[1]
+        view = self.view_at(history, seq)
+        if self.keep > 0:
+            self._views[key] = (history, view)  # holding the history: its id names no other
+            while len(self._views) > self.keep:
+                self._views.popitem(last=False)
+        return view
 
 
 def default_view_at(history: History) -> ViewAt | None:

@@ -11,7 +11,7 @@ import traitlets
 
 from medviz.apps.common import MapPane, battle_table, current_line, event_log, html_box, notes_html
 from medviz.apps.fit import ScreenFit, follow, layout_width
-from medviz.apps.model import (SPEEDS, ReplayModel, default_view_at, normalise_view_at, observes,
+from medviz.apps.model import (SPEEDS, ReplayModel, ViewCache, default_view_at, normalise_view_at, observes,
                                portrayal_changes, seat_view_at)
 from medviz.apps.winprob_strip import WinProbabilityStrip
 from medviz.engine.errors import MalformedInput
@@ -56,12 +56,13 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         self.history = history
         self.annotations = annotations
         fn = normalise_view_at(view_at, history) if view_at is not None else default_view_at(history)
+        fn = ViewCache(fn) if fn is not None else None  # a moment shown again is drawn from what its map remembers
         self._full_view_at = fn
         seats = [s.id for s in history.ruleset.seats(history.scenario)] if observes(history) else []
         if seat is not None and seat not in seats:
             raise MalformedInput(f"seat {seat!r}: this game shows no seat's own view"
                                  + (f" (its seats: {', '.join(seats)})" if seats else ""))
-        self.view_at = seat_view_at(history, seat) if seat is not None and fn is not None else fn
+        self.view_at = ViewCache(seat_view_at(history, seat)) if seat is not None and fn is not None else fn
         self.model = ReplayModel(history, shown=portrayal_changes(history, fn, annotations))
         self.seat = widgets.Dropdown(
             options=[("everything", ""), *((history.ruleset.seat_title(s, history.scenario), s) for s in seats)],
@@ -201,7 +202,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no typ
         """Show the map as the seat picked may see it (``Ruleset.observe``), or everything."""
         seat = change["new"]
         full = self._full_view_at
-        self.view_at = seat_view_at(self.history, seat) if seat and full is not None else full
+        self.view_at = ViewCache(seat_view_at(self.history, seat)) if seat and full is not None else full
         if self.map is not None and self.view_at is not None:
             # A new figure: a seat's view may have panel boxes the other lacks (its hand).
             old, height = self.map.figure, self.map.height

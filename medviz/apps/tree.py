@@ -45,8 +45,9 @@ class BranchTree(widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type 
         self._updating = True
         try:
             self.select.layout.width = f"{max(LIST_PX, math.ceil(longest * CHAR_PX) + 24)}px"
-            self.select.options = options
-            self.select.value = current
+            with self.select.hold_sync():  # the entries and the pick in one message
+                self.select.options = options
+                self.select.value = current
         finally:
             self._updating = False
 

@@ -128,7 +128,7 @@ class History:
 
     def roll(self, roll_id: str) -> RollEvent | DrawEvent | ShuffleEvent:
         """The roll, draw or shuffle that ``roll_id`` addresses (a card: ``<shuffle>/<n>``); else ``UnknownReference``."""
-        found = chance_event(self.events, roll_id)
+        found = _chance_index(self.events).find(roll_id)
         if found is not None:
             return found
         import difflib
@@ -810,11 +810,58 @@ class HistoryDiff:
         return "\n".join(lines)
 
 
+class _ChanceIndex:
+    """The rolls, draws and shuffles of an events tuple by id, so ``History.roll`` finds one without a pass
+    over the events (a dice lab looks its roll up a dozen times a click): what ``chance_event`` finds."""
+
+    def __init__(self, events: tuple[Event, ...]) -> None:
+        self.events = events
+        self.ids: dict[str, tuple[int, RollEvent | DrawEvent]] = {}
+        self.shuffles: dict[str, list[tuple[int, ShuffleEvent]]] = {}
+        for i, e in enumerate(events):
+            if isinstance(e, RollEvent):
+                self.ids.setdefault(e.roll, (i, e))
+            elif isinstance(e, DrawEvent):
+                self.ids.setdefault(e.draw, (i, e))
+            elif isinstance(e, ShuffleEvent):
+                self.shuffles.setdefault(e.shuffle, []).append((i, e))
+
+    def find(self, key: str) -> RollEvent | DrawEvent | ShuffleEvent | None:
+        """The first roll, draw or shuffle that override id ``key`` addresses, as ``chance_event`` finds it."""
+        hit: tuple[int, Any] | None = self.ids.get(key)
+        deck, _slash, place = key.rpartition("/")
+        if deck and place.isdigit():
+            for i, e in self.shuffles.get(deck, ()):
+                if 1 <= int(place) <= len(e.order):
+                    if hit is None or i < hit[0]:
+                        hit = (i, e)
+                    break
+        return hit[1] if hit is not None else None
+
+
+#: The latest events tuples' chance indexes, by the tuple's id (each entry holds its tuple).
+_CHANCE: dict[int, _ChanceIndex] = {}
+CHANCE_KEEP = 16
+
+
+def _chance_index(events: tuple[Event, ...]) -> _ChanceIndex:
+    """The chance index of ``events`` (made once while among the latest ``CHANCE_KEEP``)."""
+    hit = _CHANCE.get(id(events))
+    if hit is not None and hit.events is events:
+        return hit
+    index = _ChanceIndex(events)
+    if isinstance(events, tuple):  # a list could change under its id: indexed afresh each time
+        _CHANCE[id(events)] = index
+        while len(_CHANCE) > CHANCE_KEEP:
+            del _CHANCE[next(iter(_CHANCE))]
+    return index
+
+
 def diff(a: History, b: History) -> HistoryDiff:
     """The first event at which ``a`` and ``b`` differ, and every outcome field that changed."""
     first = None
     for i, (x, y) in enumerate(zip(a.events, b.events)):
-        if x != y:
+        if x is not y and x != y:  # a branch shares its parent's events before the snapshot it re-ran from
             first = i
             break
     else:

@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import math
 import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -192,6 +193,36 @@ class _FigureFacts:
     space: MapSpace | None = None
     #: Pixels per unit of longitude the names and badges are placed for, when not the figure's own (``place_at_scale``).
     placed_px: float | None = None
+    #: The latest views drawn (``PLAN_KEEP``), by id: (view, ruleset, style, portrayal, space, plan) -- a view
+    #: shown again (a step back, a jump or the slider back to a moment seen) takes its portrayal and plan again.
+    plans: OrderedDict[int, tuple[Any, Any, StateStyle, Portrayal, MapSpace | None, Plan]] = field(default_factory=OrderedDict)
+    #: Land names spilling off their areas (``_spilling_names``, shapely: ~50 ms) by (map, frame, style): a title
+    #: wrapped onto another number of lines moves the map to a frame it had before.
+    spills: dict[tuple[str, MapFrame, StateStyle], frozenset[str]] = field(default_factory=dict)
+
+
+#: How many views a figure remembers the portrayal and plan of (``_FigureFacts.plans``; 0: none).
+PLAN_KEEP = 32
+
+
+def _remembered(facts: _FigureFacts, view: Any, rs: Any, style: StateStyle) -> tuple[Portrayal, MapSpace | None, Plan] | None:
+    """The portrayal of ``view`` drawn on this figure before (the same object, ruleset and style), with the
+    space its plan was made for and the plan; None if it is not remembered."""
+    hit = facts.plans.get(id(view))
+    if hit is None or hit[0] is not view or hit[1] is not rs or hit[2] != style:
+        return None
+    facts.plans.move_to_end(id(view))
+    return hit[3], hit[4], hit[5]
+
+
+def _remember(facts: _FigureFacts, view: Any, rs: Any, style: StateStyle, portrayal: Portrayal,
+              space: MapSpace | None, plan: Plan) -> None:
+    if PLAN_KEEP <= 0:
+        return
+    facts.plans[id(view)] = (view, rs, style, portrayal, space, plan)  # holding the view: its id names no other
+    facts.plans.move_to_end(id(view))
+    while len(facts.plans) > PLAN_KEEP:
+        facts.plans.popitem(last=False)
 
 
 #: Facts by figure (figures are unhashable: keyed by id, checked through a weak reference).
@@ -1338,9 +1369,13 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
         old = Plan()
     elif old_view is facts.last_view and facts.last_plan is not None:
         old = facts.last_plan
+    elif (seen := _remembered(facts, old_view, rs, style)) is not None and seen[1] == space:
+        old = seen[2]
     else:
         old = plan_view(old_view, places, style, None if isinstance(old_view, Portrayal) else rs, space)
-    portrayal = portrayal_of(new_view, places, style, None if isinstance(new_view, Portrayal) else rs)
+    seen = _remembered(facts, new_view, rs, style)
+    portrayal = seen[0] if seen is not None else portrayal_of(new_view, places, style,
+                                                              None if isinstance(new_view, Portrayal) else rs)
     relayout: dict[str, Any] = {}
     retitled = (portrayal.title, portrayal.subtitle) != (old.title, old.subtitle)
     if retitled:
@@ -1357,7 +1392,9 @@ def update_state_map(fig: Any, old_view: Any, new_view: Any, *, style: StateStyl
             if space is not None:  # a title on two lines (or back on one): the map moves, its names are placed again
                 space = facts.space = _reframe(fig, facts, portrayal, _map_of(new_view, rs), style, int(width), int(height),
                                                fit["margin"], relayout)
-    new = _plan_portrayal(portrayal, places, style, space)
+    # A view drawn before in the same space: its plan again (placement is a function of the portrayal and space).
+    new = seen[2] if seen is not None and seen[1] == space else _plan_portrayal(portrayal, places, style, space)
+    _remember(facts, new_view, rs, style, portrayal, space, new)
     facts.last_view, facts.last_plan = new_view, new
     per_trace: dict[int, dict[str, Any]] = {}
     changed = 0
@@ -1450,8 +1487,13 @@ def _reframe(fig: Any, facts: _FigureFacts, p: Portrayal, map_name: str, style: 
     if facts.placed_px is not None:  # placed for another drawing of the map (place_at_scale): it keeps that scale
         frame = _at_scale(frame, facts.placed_px)
     cities = facts.traces.get("cities")
+    key = (map_name, frame, style)
+    if key not in facts.spills:
+        if len(facts.spills) >= 16:
+            facts.spills.clear()
+        facts.spills[key] = _spilling_names(_geo(map_name), facts.places, frame, style)
     return MapSpace(frame, city_boxes(fig.data[cities].to_plotly_json(), frame) if cities is not None else (),
-                    _spilling_names(_geo(map_name), facts.places, frame, style))
+                    facts.spills[key])
 
 
 def _restack_panel(fig: Any, facts: _FigureFacts, new: Plan, style: StateStyle, relayout: dict[str, Any]) -> int:

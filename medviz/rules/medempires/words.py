@@ -63,13 +63,41 @@ def turn_years(history: Any, turn: int | None) -> str:
     return f"{a}–{b}"
 
 
+#: Each recent history's battle-opened events by their prefix (the latest of each, with its place in the
+#: events), keyed by the id of its events tuple, which the entry holds (so the id names no other tuple).
+#: A dice lab names every roll of a branch in its menu: one pass over the events, not one per roll.
+_BATTLES: dict[int, tuple[tuple[Any, ...], dict[str, tuple[int, ChangeEvent]]]] = {}
+BATTLES_KEEP = 16
+
+
+def _battles(history: Any) -> dict[str, tuple[int, ChangeEvent]]:
+    """The history's battle-opened events by prefix: (place in the events, event), the latest of each prefix."""
+    events = history.events
+    hit = _BATTLES.get(id(events))
+    if hit is not None and hit[0] is events:
+        return hit[1]
+    index: dict[str, tuple[int, ChangeEvent]] = {}
+    for i, e in enumerate(events):
+        if isinstance(e, ChangeEvent) and e.change == "battle-opened":
+            index[str(e.data["prefix"])] = (i, e)
+    if isinstance(events, tuple):  # a list could change under its id: indexed afresh each time
+        _BATTLES[id(events)] = (events, index)
+    while len(_BATTLES) > BATTLES_KEEP:
+        del _BATTLES[next(iter(_BATTLES))]
+    return index
+
+
 def _battle_of(history: Any, roll_id: str) -> ChangeEvent | None:
     """The battle-opened event whose prefix the roll id starts with (the latest such)."""
-    found = None
-    for e in history.events:
-        if isinstance(e, ChangeEvent) and e.change == "battle-opened" and roll_id.startswith(str(e.data["prefix"]) + "/"):
-            found = e
-    return found
+    index = _battles(history)
+    found: tuple[int, ChangeEvent] | None = None
+    at = roll_id.find("/")
+    while at != -1:  # each prefix the id starts with, then "/"
+        got = index.get(roll_id[:at])
+        if got is not None and (found is None or got[0] > found[0]):
+            found = got
+        at = roll_id.find("/", at + 1)
+    return found[1] if found is not None else None
 
 
 def roll_words(history: Any, event: RollEvent | DrawEvent) -> str:
