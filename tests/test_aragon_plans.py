@@ -131,13 +131,13 @@ def test_the_expert_aragon_rolls_out_no_plan_that_plays_aragons_task_alike(monke
     from medviz.rules.medempires.game.expert import Expert
 
     calls: list[str] = []
-    rollout = Expert._plan_rollout
+    branch = Expert._plan_branch  # every plan rollout starts there
 
-    def counted(self: Expert, game: Any, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
+    def counted(self: Expert, game: Any, me: str, turn: int, first: int, plan: Plan, k: int) -> Any:
         calls.append(me)
-        return rollout(self, game, me, turn, first, plan, k)
+        return branch(self, game, me, turn, first, plan, k)
 
-    monkeypatch.setattr(Expert, "_plan_rollout", counted)
+    monkeypatch.setattr(Expert, "_plan_branch", counted)
     plain = play(RULESET, "vespers-1282", {}, seed=0, players={"A": Heuristic(), "B": Heuristic()})
     aragon = play(RULESET, "vespers-1282", {}, seed=0, players={"A": Heuristic(), "B": Expert(budget=0)})
     assert calls == [] and [e.to_dict() for e in aragon.events] == [e.to_dict() for e in plain.events]

@@ -275,6 +275,11 @@ class _PlanScripted(Expert):
     def _plan_rollout(self, game: object, me: str, turn: int, first: int, plan: object, k: int) -> float:  # type: ignore[override]
         return self.score(plan, k)  # type: ignore[attr-defined,no-any-return]
 
+    def _plan_line(self, game: object, me: str, turn: int, first: int, plan: object, k: int,  # type: ignore[override]
+                   watched: object) -> object:
+        # a line nobody shares: every other plan's score comes from _plan_rollout above
+        return expert_module._PlanLine(self.score(plan, k), [], [], 0, {}, set())  # type: ignore[attr-defined,arg-type]
+
 
 def test_a_plan_replaces_the_incumbent_only_when_clearly_ahead() -> None:
     from medviz.rules.medempires.game.plans import PLANS, Plan
@@ -327,3 +332,25 @@ def test_the_plan_search_is_deterministic_legal_and_replayed_by_its_own_rollouts
 
 def _a_choices(h: object) -> dict[str, object]:
     return {e.decision: e.choice for e in h.events if isinstance(e, DecisionEvent) and e.actor == "A"}  # type: ignore[attr-defined]
+
+
+def test_a_plan_rollout_shared_with_the_incumbents_line_scores_as_the_plans_own_rollout() -> None:
+    """``_plan_score`` from the incumbent's line (whole, or re-run from where the plan chooses otherwise)
+    equals the plan's own rollout, plan by plan, on the same dice; both ways occur."""
+    from medviz.engine.game import GameSpec, RunningGame, run
+    from medviz.rules.medempires.game.plans import PLANS, Plan
+
+    spec = GameSpec(RULESET, "standard", {}, 3, {"A": Heuristic(), "B": Heuristic()})
+    paused = run(spec, pause_when=lambda ctx: ctx.turn == 5)  # a task boundary in game turn 5
+    game = RunningGame(spec, paused.events, paused.snapshots)
+    first = len(paused.events)
+    expert = Expert()
+    others = [p for p in PLANS.values() if p != Plan()]
+    ways = set()
+    for k in range(2):
+        line = expert._plan_line(game, "A", 5, first, Plan(), k, others)
+        assert line.score == expert._plan_rollout(game, "A", 5, first, Plan(), k)
+        for plan in others:
+            ways.add(line.split.get(plan) is None)
+            assert expert._plan_score(game, "A", 5, first, line, plan, k) == expert._plan_rollout(game, "A", 5, first, plan, k)
+    assert ways == {True, False}

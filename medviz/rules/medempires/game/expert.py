@@ -67,8 +67,8 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
-from medviz.engine.events import DecisionEvent, DrawEvent, RollEvent, ShuffleEvent
-from medviz.engine.game import GameSpec, RunningGame, run, running_game
+from medviz.engine.events import DecisionEvent, DrawEvent, Event, RollEvent, ShuffleEvent
+from medviz.engine.game import GameSpec, RunningGame, Snapshot, run, running_game
 from medviz.engine.policy import AwaitingDecision, DecisionPoint, canonical, option_key
 from medviz.rules.medempires.choices import Decision
 from medviz.rules.medempires.game.options import Action, ForcePick
@@ -365,27 +365,40 @@ class Expert:
         With ``task`` (Aragon in the Vespers) a plan that sets none of Aragon's knobs plays the task's
         game, choice for choice, as the incumbent does: its rollouts would equal the incumbent's, so it
         is not rolled out (the same choice, without the rollouts).
+
+        Each rollout of the incumbent is a ``_PlanLine`` that notes where every plan still in the race
+        would first choose otherwise; a plan's rollout on the same dice is that line up to there, so it
+        is re-run only from the line's snapshot before that decision, and not at all if the plan never
+        chooses otherwise (``_plan_score``: the same score as ``_plan_rollout``, for less).
         """
         plans = [incumbent, *[p for p in PLANS.values() if p != incumbent
                               and not (task and not p.aragon() and not incumbent.aragon())]]
         if len(plans) == 1:
             return incumbent
-        base = [self._plan_rollout(game, me, turn, first, incumbent, k) for k in range(SCREEN)]
-        if all(x >= WON for x in base):
+        others = plans[1:]
+        lines = [self._plan_line(game, me, turn, first, incumbent, k, others) for k in range(SCREEN)]
+        if all(line.score >= WON for line in lines):
             return incumbent  # the side wins on this plan: nothing to gain
-        base += [self._plan_rollout(game, me, turn, first, incumbent, k) for k in range(SCREEN, self.plans)]
+        race: list[tuple[int, Plan, list[float]]] = []
+        for i, plan in enumerate(others, 1):
+            diffs = [self._plan_score(game, me, turn, first, lines[k], plan, k) - lines[k].score for k in range(SCREEN)]
+            if sum(diffs) >= -TIE:  # behind after the screening rollouts: out of the race
+                race.append((i, plan, diffs))
+        if not race:
+            return incumbent
+        watched = [plan for _, plan, _ in race]
+        lines += [self._plan_line(game, me, turn, first, incumbent, k, watched) for k in range(SCREEN, self.plans)]
         ahead: list[tuple[float, int]] = []
-        for i, plan in enumerate(plans[1:], 1):
-            diffs = [self._plan_rollout(game, me, turn, first, plan, k) - base[k] for k in range(SCREEN)]
-            if sum(diffs) < -TIE:
-                continue  # behind after the screening rollouts: out of the race
-            diffs += [self._plan_rollout(game, me, turn, first, plan, k) - base[k] for k in range(SCREEN, self.plans)]
+        for i, plan, diffs in race:
+            diffs += [self._plan_score(game, me, turn, first, lines[k], plan, k) - lines[k].score
+                      for k in range(SCREEN, self.plans)]
             if clearly_better(diffs):
                 ahead.append((sum(diffs) / len(diffs), -i))
         return plans[-max(ahead)[1]] if ahead else incumbent
 
-    def _plan_rollout(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
-        """The game from the side's first decision of ``turn`` to its end: the side under ``plan``, the other the heuristic."""
+    def _plan_branch(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan,
+                     k: int) -> tuple[GameSpec, Snapshot | None, list[Event]]:
+        """The rollout of ``plan`` from the side's first decision of ``turn``: its spec, start and prefix."""
         spec = game.spec
         snap = next((x for x in reversed(game.snapshots) if x.seq <= first), None)
         events = list(game.events[:first])
@@ -394,8 +407,83 @@ class Expert:
         players = {seat: RolloutPlayer(self.player(plan) if seat == me else self.base) for seat in spec.players}
         seed = _rollout_seed(spec.seed, self.seed, "plan", me, turn, k)
         branch = GameSpec(spec.ruleset, spec.scenario, spec.options, seed, players, overrides, recorded)
-        result = run(branch, start=snap, prefix=events[:start], keep_snapshots=False)
+        return branch, snap, events[:start]
+
+    def _plan_rollout(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan, k: int) -> float:
+        """The game from the side's first decision of ``turn`` to its end: the side under ``plan``, the other the heuristic."""
+        branch, snap, prefix = self._plan_branch(game, me, turn, first, plan, k)
+        result = run(branch, start=snap, prefix=prefix, keep_snapshots=False)
         return score(result.state, me)
+
+    def _plan_line(self, game: RunningGame, me: str, turn: int, first: int, plan: Plan, k: int,
+                   watched: list[Plan]) -> _PlanLine:
+        """``_plan_rollout`` of ``plan``, kept with its snapshots, noting where each ``watched`` plan would
+        first choose otherwise (``_Watch``)."""
+        branch, snap, prefix = self._plan_branch(game, me, turn, first, plan, k)
+        split: dict[Plan, int] = {}
+        watch = _Watch(branch.players[me], {p: self.player(p) for p in watched}, split)
+        branch = GameSpec(branch.ruleset, branch.scenario, branch.options, branch.seed,
+                          {**branch.players, me: watch}, branch.overrides, branch.recorded)
+        result = run(branch, start=snap, prefix=prefix)
+        return _PlanLine(score(result.state, me), result.events, result.snapshots, len(prefix), split, set(watched))
+
+    def _plan_score(self, game: RunningGame, me: str, turn: int, first: int, line: _PlanLine, plan: Plan,
+                    k: int) -> float:
+        """``_plan_rollout(..., plan, k)``, from ``line`` (the incumbent's rollout ``k``): its score if
+        ``plan`` chooses as the incumbent throughout, else the line re-run from its snapshot before the
+        decision where ``plan`` first chooses otherwise, every decision and die before it on record."""
+        if plan not in line.watched:
+            return self._plan_rollout(game, me, turn, first, plan, k)
+        split = line.split.get(plan)
+        if split is None:
+            return line.score  # the very same game
+        branch, _snap, _prefix = self._plan_branch(game, me, turn, first, plan, k)
+        snap = next(x for x in reversed(line.snapshots) if x.seq <= split)
+        recorded, overrides = _on_record(line.events[line.start:split])
+        branch = GameSpec(branch.ruleset, branch.scenario, branch.options, branch.seed, branch.players,
+                          {**branch.overrides, **overrides}, {**branch.recorded, **recorded})
+        result = run(branch, start=snap, prefix=line.events[:snap.seq], keep_snapshots=False)
+        return score(result.state, me)
+
+
+@dataclass
+class _PlanLine:
+    """One plan rollout kept for the plans that share it up to where they choose otherwise."""
+
+    score: float
+    events: list[Event]
+    snapshots: list[Snapshot]
+    start: int  # the seq the rollout started at
+    split: dict[Plan, int]  # per watched plan: the seq of the first decision it would take otherwise
+    watched: set[Plan]
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """The side's player in a plan rollout, which also asks each watched plan's player at every decision
+    it takes and notes, in ``split``, the seq where a plan would first choose otherwise."""
+
+    lead: Any
+    others: dict[Plan, Heuristic]
+    split: dict[Plan, int]
+
+    @property
+    def spec(self) -> str:
+        """The lead's spec (the player whose choices the rollout takes)."""
+        return str(getattr(self.lead, "spec", "heuristic"))
+
+    def choose(self, point: DecisionPoint) -> Any:
+        """The lead's choice (a pause stays a pause), after asking every plan not yet split."""
+        choice = self.lead.choose(point)
+        game = running_game()
+        seq = len(game.events) if game is not None else 0
+        key = canonical(option_key(choice))
+        for plan, player in self.others.items():
+            if plan not in self.split:
+                other = player.choose(point)
+                if other is not choice and canonical(option_key(other)) != key:
+                    self.split[plan] = seq
+        return choice
 
 
 SETTINGS = ("budget", "width", "horizon", "politics", "plans", "seed")

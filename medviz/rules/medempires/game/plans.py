@@ -105,8 +105,11 @@ class Plan:
 
     def aragon(self) -> bool:
         """Some knob of Aragon's task (``PlannedAragon``) differs from the task's own."""
-        base = Plan()
-        return any(getattr(self, k) != getattr(base, k) for k in ARAGON_KNOBS)
+        known = _ARAGON.get(self)  # asked at every decision a planned side takes: worked out once a plan
+        if known is None:
+            base = Plan()
+            known = _ARAGON[self] = any(getattr(self, k) != getattr(base, k) for k in ARAGON_KNOBS)
+        return known
 
     def describe(self) -> str:
         """The knobs that differ from the heuristic's, ``key=value`` joined by commas (``heuristic`` if none)."""
@@ -115,6 +118,9 @@ class Plan:
                 if (v := getattr(self, f.name)) != getattr(base, f.name)]
         return ",".join(diff) or "heuristic"
 
+
+#: ``Plan.aragon`` of each plan asked so far (plans are frozen values, so the answer never changes).
+_ARAGON: dict[Plan, bool] = {}
 
 #: The named plans the expert chooses among (``expert:plans=N``), the heuristic's own first.
 #: Measured each fixed for a whole standard game as Player A against the heuristic (seeds 0-39, the
