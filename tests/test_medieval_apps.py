@@ -205,15 +205,26 @@ def test_the_replay_viewer_shows_a_seats_own_view(game: History) -> None:
         ReplayViewer(game, seat="Z")
 
 
-def test_export_draws_a_seats_view(game: History, tmp_path: Any) -> None:
+@pytest.fixture(scope="module")
+def seat_a_page(game: History, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The module's game exported for seat A through the command line (``--no-compress``): one page for the tests
+    of a seat's view (an export of a whole game is among the suite's longest steps)."""
     from medviz.cli import main
 
+    folder = tmp_path_factory.mktemp("seat")
+    path = folder / "game.json"
+    game.save(path)
+    out = folder / "seat.html"
+    assert main(["export", str(path), "--seat", "A", "--html", str(out), "--no-compress"]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_export_draws_a_seats_view(game: History, seat_a_page: str, tmp_path: Any) -> None:
+    from medviz.cli import main
+
+    assert "Hand of Player A" in seat_a_page and "Hand of Player B" not in seat_a_page
     path = tmp_path / "game.json"
     game.save(path)
-    out = tmp_path / "seat.html"
-    assert main(["export", str(path), "--seat", "A", "--html", str(out), "--no-compress"]) == 0
-    text = out.read_text(encoding="utf-8")
-    assert "Hand of Player A" in text and "Hand of Player B" not in text
     assert main(["export", str(path), "--seat", "Q", "--html", str(tmp_path / "q.html")]) == 2
     assert not (tmp_path / "q.html").exists()
 
@@ -230,14 +241,15 @@ def test_the_notebooks_notes_bind_to_its_game(game: History) -> None:
     assert any(n.title == "The Mongols come west" for n in notes.for_event(mongols))
 
 
-def test_a_seats_log_hides_other_hands_deck_orders_and_spies_in_the_viewer_and_the_page(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Issue 12.3: a seat's own view shows its own cards and nobody else's, in words too."""
-    from medviz.apps import ReplayViewer
-    from medviz.engine import RandomPolicy, play
-    from medviz.export.html import page_data
-    from medviz.rules.medieval_xiii.ruleset import RULESET
+def test_a_seats_log_hides_other_hands_deck_orders_and_spies_in_the_viewer_and_the_page(game: History, seat_a_page: str) -> None:
+    """Issue 12.3: a seat's own view shows its own cards and nobody else's, in words too (the page: the module's
+    game exported for seat A)."""
+    import json
+    import re
 
-    h = play(RULESET, "three-players", {}, seed=5, players={s: RandomPolicy(i) for i, s in enumerate("ABC")})
+    from medviz.apps import ReplayViewer
+
+    h = game
     draws = [e for e in h.events if e.kind == "change" and e.change == "draw_card"]
     mine = next(e for e in draws if e.data["seat"] == "A")
     theirs = next(e for e in draws if e.data["seat"] == "B")
@@ -248,7 +260,10 @@ def test_a_seats_log_hides_other_hands_deck_orders_and_spies_in_the_viewer_and_t
     assert h.describe(theirs, "A") == "Player B draws a card"
     assert card(h.final_state.data, mine.data["card"]) in h.describe(mine, "A")  # A reads its own card
     assert deck.order[0] not in h.describe(deck, "A") and "face down" in h.describe(deck, "A")
-    log = page_data(h, seat="A").log
+    data = re.search(r'<script id="medviz-data" type="application/json">(.*?)</script>', seat_a_page, re.S)
+    assert data is not None
+    log = json.loads(data.group(1))["log"]
+    assert len(log) == len(h.events)
     assert log[theirs.seq] == "Player B draws a card" and card(h.final_state.data, mine.data["card"]) in log[mine.seq]
     viewer = ReplayViewer(h, seat="A", start=theirs.seq)
     assert f"{theirs.seq}</span> Player B draws a card</div>" in viewer.events.value  # the card stays hidden

@@ -255,9 +255,13 @@ def test_a_one_battle_game_keeps_the_shipped_names_even_inside_an_override_game(
 # The HTML export and the apps
 # --------------------------------------------------------------------------------------------
 def test_html_export_shows_the_override_name_and_colour(renamed: History, tmp_path: Path) -> None:
-    from medviz.export.html import export_html, page_data
+    from medviz.export.html import export_html
 
-    data = page_data(renamed).to_json()
+    page = export_html(renamed, tmp_path / "replay.html").read_text(encoding="utf-8")
+    assert NEW_NAME in page and "Player B: Aragon" not in page
+    found = re.search(r'<script id="medviz-data" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))  # the page's own data (page_data's, as the page carries it)
     assert any(NEW_NAME in line for line in data["log"])
     assert _old_name_outside_area_names(_strings(data)) == []
     text = json.dumps(data)
@@ -267,8 +271,6 @@ def test_html_export_shows_the_override_name_and_colour(renamed: History, tmp_pa
     moves = [line for line in _strings(data["timeline"]) if line.startswith("move (Player B, ")]  # the words under the map
     assert any(m.startswith(f"move (Player B, {NEW_NAME}): ") for m in moves), moves
     assert not any(OLD_NAME.search(m.split(":")[0]) for m in moves), moves  # areas named after Aragon may follow
-    page = export_html(renamed, tmp_path / "replay.html").read_text(encoding="utf-8")
-    assert NEW_NAME in page and "Player B: Aragon" not in page
 
 
 def test_replay_viewer_and_dice_lab_show_the_override(renamed: History) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import html
 import copy
+import functools
 import gzip
 import json
 import math
@@ -547,6 +548,12 @@ def plotly_js() -> str:
     return str(get_plotlyjs())
 
 
+@functools.cache
+def _plotly_js_packed() -> str:
+    """plotly.js gzipped (level 9, no time stamp) in base64: the same bytes for every page, so packed once per process."""
+    return base64.b64encode(gzip.compress(plotly_js().encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+
+
 def build_page(history: Any, annotations: Annotations | None = None, view_at: ViewAt | None = None,
                *, compress_plotlyjs: bool = True, seat: str | None = None,
                view_for: Callable[[Any], ViewAt | None] | None = None, win_probability: Any = None,
@@ -561,12 +568,10 @@ def build_page(history: Any, annotations: Annotations | None = None, view_at: Vi
     tree = tree_data(history, lambda h, notes: data.to_json() if h is history else page_data(
         h, notes, view_for(h) if view_for is not None else None, seat).to_json(), annotations)
     nonce = secrets.token_urlsafe(18)
-    js = plotly_js()
     if compress_plotlyjs:
-        packed = base64.b64encode(gzip.compress(js.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
-        plotly_tag = f'<script id="plotly-gz" type="application/octet-stream">{packed}</script>'
+        plotly_tag = f'<script id="plotly-gz" type="application/octet-stream">{_plotly_js_packed()}</script>'
     else:
-        inline = js.replace("</script", "<\\/script")
+        inline = plotly_js().replace("</script", "<\\/script")
         plotly_tag = f'<script nonce="{nonce}">{inline}</script>'
     from medviz.export.sanitize import escape_text
 
