@@ -449,7 +449,13 @@ def _grown(left: float, top: float, right: float, bottom: float, by: float, into
     return Box(min(b.left, into.left), min(b.top, into.top), max(b.right, into.right), max(b.bottom, into.bottom))
 
 
-@functools.lru_cache(maxsize=512)
+#: How many placements ``_place`` keeps (about 26 kB each): more than a whole Vespers replay's export makes (521), so a
+#: second export of a history in one process, or an app's walk back over it, searches none again (at 512 a
+#: replay's pass evicted each placement before it came round again and a second export found none).
+PLACE_KEEP = 1024
+
+
+@functools.lru_cache(maxsize=PLACE_KEEP)
 def _place(clusters: tuple[Cluster, ...], frame: MapFrame, badge_size: float,
            fixed: tuple[Box, ...]) -> dict[str, Placed]:
     width, height = frame.size_px
