@@ -88,26 +88,58 @@ def jupyter_lab(runtime: Path, log_path: Path, root: Path = ROOT) -> Iterator[di
              "--ContentsManager.pre_save_hook=medviz.apps.saved.drop_widget_views"],  # as `make lab`
             cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter lab did not start (exit {proc.poll()}); see {log_path}")
-                time.sleep(0.5)
+        with _serving(proc, f"{base}/api/status?token={token}", f"jupyter lab (see {log_path})"):
             yield {"base": base, "token": token}
-        finally:
-            proc.terminate()
+
+
+@contextmanager
+def _serving(proc: subprocess.Popen[bytes], url: str, what: str) -> Iterator[None]:
+    """Wait (60 s at most) until the server ``proc`` answers ``url`` with 200, then stop it when done;
+    ``RuntimeError`` naming ``what`` if it exits or does not answer in time."""
+    try:
+        deadline = time.monotonic() + 60
+        while True:
             try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start (exit {proc.poll()})")
+            time.sleep(0.5)
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+#: Voilà in the environment running the tests (``pip install -e '.[lab]'``).
+VOILA = Path(sys.executable).with_name("voila")
+
+
+@contextmanager
+def voila(notebook: Path, folder: Path) -> Iterator[str]:
+    """``notebook`` (a path in the repository) served by Voilà with the classroom's template on a free localhost
+    port; yields its URL. Its log and runtime files go to ``folder``; the test is skipped without Voilà."""
+    if not VOILA.exists():
+        pytest.skip("voila is not installed in this environment (pip install -e '.[lab]')")
+    port = free_port()
+    log_path = folder / "voila.log"
+    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "classroom"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime")}
+    relative = (ROOT / notebook).relative_to(ROOT).as_posix()
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [str(VOILA), relative, "--template=medviz-classroom", "--no-browser",
+             "--Voila.ip=127.0.0.1", f"--port={port}", "--preheat_kernel=True", "--pool_size=1"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}/"
+        with _serving(proc, url, f"voila (see {log_path})"):
+            yield url
 
 
 def cleared_copy(notebook: Path, folder: Path, beside: Iterable[Path] = ()) -> Path:

@@ -88,3 +88,25 @@ def fits_one_screen(app: Any, parts: list[str], what: str) -> None:
         wait_for(f"{what} to fit one screen", fits, timeout=20, every=0.5)
     except pytest.fail.Exception:
         pytest.fail(f"{what} does not fit one screen: {seen[-1]}")
+
+
+#: The blank beside a state map inside its figure, in screen pixels (``gd`` is the plotly graph div): ``left`` the
+#: figure's left edge to the map's, ``right`` the map's right edge, ``panel`` the side panel's first box (the panel's
+#: words and legend start there; null without one), ``gap`` between them, ``width`` the figure's; in an app
+#: (``.medviz-app``) also ``app`` its content width and ``top`` the figure's top below the app's.
+BANDS_JS = """
+(gd) => {
+  const svg = gd.querySelector('svg.main-svg'), fl = gd._fullLayout, app = gd.closest('.medviz-app');
+  if (!svg || !fl) return null;
+  const s = svg.getBoundingClientRect(), k = s.width / Number(svg.getAttribute('width')), xa = fl.xaxis;
+  const ends = [xa.l2p(xa.range[0]), xa.l2p(xa.range[1])].map(p => (p + xa._offset) * k);
+  const left = Math.min(...ends), right = Math.max(...ends);
+  const boxes = Array.from(gd.querySelectorAll('.annotation')).map(a => a.getBoundingClientRect())
+    .filter(r => r.width > 0 && r.left - s.left > right).map(r => r.left - s.left);
+  const panel = boxes.length ? Math.min(...boxes) : null;
+  const cs = app ? getComputedStyle(app) : null;
+  return {left, right, panel, gap: panel === null ? null : panel - right, width: s.width,
+          app: app ? app.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) : null,
+          top: app ? s.top - app.getBoundingClientRect().top : null};
+}
+"""

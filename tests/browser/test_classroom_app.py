@@ -9,19 +9,14 @@ Screenshots at 1280×720 and 1920×1080 go to test-artifacts/. It runs in CI's l
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_sample import ROOT, free_port, wait_for
+from helpers_sample import voila, wait_for
 from screen_fit import fits_one_screen
 
-VOILA = Path(sys.executable).with_name("voila")
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
                                  reason="the classroom app in a browser runs in CI's long run (MEDVIZ_SLOW=1)")]
@@ -30,38 +25,8 @@ pytestmark = [pytest.mark.slow,
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The classroom app on a free localhost port; yields its URL."""
-    if not VOILA.exists():
-        pytest.skip("voila is not installed in this environment (pip install -e '.[lab]')")
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
-    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "classroom"),
-           "JUPYTER_RUNTIME_DIR": str(tmp_path_factory.mktemp("voila-runtime"))}
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(
-            [str(VOILA), "notebooks/classroom.ipynb", "--template=medviz-classroom", "--no-browser",
-             "--Voila.ip=127.0.0.1", f"--port={port}", "--preheat_kernel=True", "--pool_size=1"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}/"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(url, timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"voila did not start (exit {proc.poll()}); see {log_path}")
-                time.sleep(0.5)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with voila(Path("notebooks/classroom.ipynb"), tmp_path_factory.mktemp("voila")) as url:
+        yield url
 
 
 def _text(locator: Any) -> str:

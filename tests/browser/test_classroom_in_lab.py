@@ -16,26 +16,12 @@ from typing import Any
 
 import pytest
 from helpers_sample import ROOT, cleared_copy, open_and_run_all, wait_for
-from screen_fit import fits_one_screen, page_errors, scroll_to_top
+from screen_fit import BANDS_JS, fits_one_screen, page_errors, scroll_to_top
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
                                  reason="the classroom notebook in JupyterLab runs in CI's long run (MEDVIZ_SLOW=1)")]
 
-#: The blank the map leaves beside it inside its figure, in screen pixels: from the figure's left edge to the map's,
-#: and from the map's right edge to the side panel's first box (the panel's words and the legend start there).
-BANDS_JS = """
-(gd) => {
-  const svg = gd.querySelector('svg.main-svg'), fl = gd._fullLayout;
-  if (!svg || !fl) return null;
-  const s = svg.getBoundingClientRect(), k = s.width / Number(svg.getAttribute('width')), xa = fl.xaxis;
-  const ends = [xa.l2p(xa.range[0]), xa.l2p(xa.range[1])].map(p => (p + xa._offset) * k);
-  const left = Math.min(...ends), right = Math.max(...ends);
-  const panel = Array.from(gd.querySelectorAll('.annotation')).map(a => a.getBoundingClientRect())
-    .filter(r => r.width > 0 && r.left - s.left > right).map(r => r.left - s.left);
-  return {left, right, panel: panel.length ? Math.min(...panel) : null, width: s.width};
-}
-"""
 #: The most blank (screen px) beside the map: its figure's own margin on the left; on the right the gap before the
 #: panel and the share a map keeps to spare for being drawn a little narrower (``state_map.NARROWER_SPARE_PX``).
 LEFT_BAND_PX, RIGHT_BAND_PX = 12, 50

@@ -17,59 +17,17 @@ run in CI's long run (``MEDVIZ_SLOW=1``). Screenshots at 1280x720 and 1920x1080 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_sample import ROOT, free_port, scratch_notebook, wait_for
-from screen_fit import fits_one_screen, page_errors, scroll_to_top
+from helpers_sample import ROOT, scratch_notebook, voila, wait_for
+from screen_fit import BANDS_JS, fits_one_screen, page_errors, scroll_to_top
 
-VOILA = Path(sys.executable).with_name("voila")
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not os.environ.get("MEDVIZ_SLOW"),
                                  reason="apps in Voilà in a browser run in CI's long run (MEDVIZ_SLOW=1)")]
-
-
-@contextmanager
-def voila(notebook: Path, folder: Path) -> Iterator[str]:
-    """``notebook`` (under the repository) served by Voilà with the classroom's template on a free localhost port."""
-    if not VOILA.exists():
-        pytest.skip("voila is not installed in this environment (pip install -e '.[lab]')")
-    port = free_port()
-    log_path = folder / "voila.log"
-    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "classroom"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime")}
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(
-            [str(VOILA), notebook.relative_to(ROOT).as_posix(), "--template=medviz-classroom", "--no-browser",
-             "--Voila.ip=127.0.0.1", f"--port={port}", "--preheat_kernel=True", "--pool_size=1"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}/"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(url, timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"voila did not start (exit {proc.poll()}); see {log_path}")
-                time.sleep(0.5)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
 
 
 #: How the app's map sits in its place (page px): its drawing's box, its place's width (the graph's holder), the
@@ -157,23 +115,6 @@ def test_a_wide_map_in_a_narrow_low_output_spans_its_place_and_is_scaled_only_fo
     assert not page_errors(offline_page.errors), offline_page.errors[:3]
 
 
-#: The blank beside the map in its figure (screen px): its figure's left edge to the map's, the map's right edge to
-#: the side panel's first box (as tests/browser/test_classroom_in_lab.py measures it).
-BANDS_JS = """
-(gd) => {
-  const svg = gd.querySelector('svg.main-svg'), fl = gd._fullLayout, app = gd.closest('.medviz-app');
-  if (!svg || !fl) return null;
-  const s = svg.getBoundingClientRect(), k = s.width / Number(svg.getAttribute('width')), xa = fl.xaxis;
-  const ends = [xa.l2p(xa.range[0]), xa.l2p(xa.range[1])].map(p => (p + xa._offset) * k);
-  const left = Math.min(...ends), right = Math.max(...ends);
-  const panel = Array.from(gd.querySelectorAll('.annotation')).map(a => a.getBoundingClientRect())
-    .filter(r => r.width > 0 && r.left - s.left > right).map(r => r.left - s.left);
-  const cs = getComputedStyle(app);
-  return {left, gap: panel.length ? Math.min(...panel) - right : null, width: s.width,
-          app: app.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
-          top: s.top - app.getBoundingClientRect().top};
-}
-"""
 #: The most blank (screen px) beside the map: the figure's own margin on the left; before the panel, the gap and the
 #: share a map keeps to spare for being drawn a little narrower (as in test_classroom_in_lab.py).
 LEFT_BAND_PX, RIGHT_BAND_PX = 12, 50
