@@ -289,3 +289,33 @@ def test_choices_compare_by_canonical_json_and_random_players_default_to_seed_0(
 
     assert canonical({"b": 1, "a": [2, 3]}) == canonical({"a": [2, 3], "b": 1}) == '{"a":[2,3],"b":1}'
     assert RandomPolicy().seed == 0 and RandomPolicy().spec == parse_policy("random").spec
+
+
+def test_chance_event_finds_each_roll_by_its_own_id_and_no_other(battle_opts: dict[str, object]) -> None:
+    """The pass over the events that ``History.roll``'s index stands in for (it still resolves overrides and
+    replays from a file): every roll id gives its own roll, an unknown id nothing."""
+    from medviz.engine.game import chance_event
+
+    h = _play(battle_opts)
+    rolls = [e for e in h.events if isinstance(e, RollEvent)]
+    assert len({r.roll for r in rolls}) >= 3 and not isinstance(h.events[0], RollEvent)
+    for r in rolls:
+        first = next(e for e in h.events if isinstance(e, RollEvent) and e.roll == r.roll)
+        assert chance_event(h.events, r.roll) is first
+        assert h.roll(r.roll) is first
+    assert chance_event(h.events, "no/such/roll") is None
+
+
+def test_chance_event_finds_a_card_place_in_the_first_deck_that_has_it() -> None:
+    """``<shuffle>/<n>`` addresses place ``n`` (1 = top) of the first shuffle of that deck with ``n`` places; a place
+    past every such deck, place 0, or a place that is not a number addresses nothing."""
+    from medviz.engine.events import ShuffleEvent
+    from medviz.engine.game import chance_event
+
+    small = ShuffleEvent(seq=1, shuffle="deck", cards=("a", "b", "c"), natural=("a", "b", "c"), order=("a", "b", "c"))
+    big = ShuffleEvent(seq=2, shuffle="deck", cards=tuple("abcde"), natural=tuple("abcde"), order=tuple("abcde"))
+    events = [small, big]
+    assert chance_event(events, "deck/1") is small and chance_event(events, "deck/3") is small
+    assert chance_event(events, "deck/4") is big and chance_event(events, "deck/5") is big
+    for key in ("deck/6", "deck/0", "deck/x", "deck/", "other/1"):
+        assert chance_event(events, key) is None, key
