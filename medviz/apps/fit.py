@@ -86,9 +86,12 @@ export default {
         style.width = wide > 0 ? `${wide.toFixed(1)}px` : `${(100 / k).toFixed(3)}%`;
         style.marginBottom = `${-Math.floor((isFinite(high) ? high : tall) * (1 - k))}px`;
       }
-      let changed = false;
-      for (const [key, value] of Object.entries(style)) {
-        if (gd.style[key] !== value) { gd.style[key] = value; changed = true; }
+      // Compared with what was set last, not read back: the browser gives '0 0' back as '0px 0px', which counted
+      // as a change after every draw and sent a window resize (plotly's whole redraw) after each click.
+      const wanted = JSON.stringify(style), changed = gd.__medvizStyle !== wanted;
+      if (changed) {
+        gd.__medvizStyle = wanted;
+        for (const [key, value] of Object.entries(style)) gd.style[key] = value;
       }
       // Its layout box stays as wide as it is laid out: its holder (the app, a box that scrolls) would scroll
       // sideways onto a blank band, so it is clipped sideways while the map is scaled.
